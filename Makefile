@@ -1,0 +1,51 @@
+# Two commands on a fresh machine: `make run` and `make test` (each sets itself up).
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+CHROMIUM := /usr/bin/chromium
+DEV_ENV := DEBUG=1
+
+.PHONY: setup run test lint pytest browser bench clean
+
+## setup: create .venv and install the pinned dependencies (again when pyproject.toml changes)
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check --upgrade pip==26.3
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@
+
+## browser: Debian's Chromium for the Playwright tests (never a downloaded browser)
+browser:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+## run: migrate, load demo data and serve on http://127.0.0.1:8000 (SQLite, DEBUG on)
+run: setup
+	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
+	$(DEV_ENV) $(BIN)/python manage.py load_demo
+	$(DEV_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+## lint: ruff (lint and format) and strict mypy on the pure rules engine
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+## test: every check and every test
+test: setup browser lint pytest
+
+pytest: setup
+	$(BIN)/pytest
+
+## bench: the benchmarks whose figures go into docs/performance.md
+bench: setup
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info test-artifacts

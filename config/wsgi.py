@@ -1,0 +1,11 @@
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+application = get_wsgi_application()
+
+from config.security import ensure_secure_configuration  # noqa: E402  (needs settings loaded)
+
+ensure_secure_configuration()

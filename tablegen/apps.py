@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TablegenConfig(AppConfig):
+    name = "tablegen"
+    verbose_name = "Table generator"
