@@ -1,0 +1,76 @@
+"""Playwright driving Debian's Chromium (/usr/bin/chromium); never a downloaded browser.
+
+Screenshots are kept in test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+# Playwright's sync API runs an event loop in this thread; the live server's database
+# access happens in its own thread, so Django's async-safety guard does not apply.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+def _page(browser: Browser, viewport: dict[str, int], javascript: bool = True) -> Iterator[Page]:
+    context = browser.new_context(viewport=viewport, java_script_enabled=javascript)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    yield from _page(browser, DESKTOP)
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    yield from _page(browser, PHONE)
+
+
+@pytest.fixture
+def page_without_javascript(browser: Browser) -> Iterator[Page]:
+    yield from _page(browser, DESKTOP, javascript=False)
+
+
+def screenshot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

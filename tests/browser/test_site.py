@@ -1,0 +1,89 @@
+"""Home, rules and odds pages in a real browser: keyboard only, phone-sized, with and
+without JavaScript."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import screenshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PAGES = ["/", "/rules/", "/odds/?attacker=3&defender=2"]
+
+
+def test_a_keyboard_user_can_skip_to_content_and_reach_the_rules(page: Page, live_server):
+    page.goto(live_server.url + "/")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent.trim()") == "Skip to content"
+    page.keyboard.press("Enter")
+    page.wait_for_function("location.hash === '#content'")
+    # The next Tab lands in the main content, past the navigation.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('main') !== null")
+    # From the top of the page: skip link, brand, Home, then Rules.
+    page.goto(live_server.url + "/")
+    for _ in range(4):
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent.trim()") == "Rules"
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Onefinity standard rules")
+    screenshot(page, "rules-desktop")
+
+
+def test_card_odds_update_in_place_with_htmx_from_the_keyboard(page: Page, live_server):
+    page.goto(live_server.url + "/odds/")
+    page.evaluate("window.notReloaded = true")
+    page.get_by_label("Attacker draws").focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("3")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("2")
+    page.keyboard.press("Enter")
+    result = page.locator("#odds-result")
+    expect(result).to_contain_text("Attacker wins")
+    expect(result).to_contain_text("60.6 %")
+    assert page.evaluate("window.notReloaded") is True  # swapped in place, no page load
+    assert "attacker=3" in page.url  # the result has a shareable address
+    # An impossible number is stopped by the browser before any request is sent
+    # (the server's own message for it is tested in tests/site).
+    attacker = page.get_by_label("Attacker draws")
+    attacker.fill("0")
+    page.get_by_role("button", name="Work out the odds").click()
+    assert attacker.evaluate("el => el.validity.rangeUnderflow") is True
+    expect(result).to_contain_text("60.6 %")
+    screenshot(page, "odds-desktop")
+
+
+def test_card_odds_work_without_javascript(page_without_javascript: Page, live_server):
+    page = page_without_javascript
+    page.goto(live_server.url + "/odds/")
+    page.get_by_label("Attacker draws").fill("1")
+    page.get_by_label("Defender draws").fill("1")
+    page.get_by_role("button", name="Work out the odds").click()
+    expect(page.locator("#odds-result")).to_contain_text("50.0 %")
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_fit_a_phone_screen(phone: Page, live_server, path: str):
+    phone.goto(live_server.url + path)
+    overflow = phone.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0, f"{path} scrolls sideways by {overflow}px on a phone"
+    # Touch targets in the main navigation are at least 44px tall.
+    heights = phone.eval_on_selector_all(
+        "header nav a", "links => links.map(a => a.getBoundingClientRect().height)"
+    )
+    assert min(heights) >= 44
+    name = path.split("?")[0].strip("/") or "home"
+    screenshot(phone, f"{name}-phone")
+
+
+def test_focus_is_visible(page: Page, live_server):
+    page.goto(live_server.url + "/odds/")
+    page.get_by_label("Attacker draws").focus()
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline == "solid"

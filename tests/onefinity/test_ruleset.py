@@ -1,0 +1,257 @@
+"""The default ruleset holds the reference's facts exactly, and broken files say where."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from onefinity.rules import RulesetError, current_ruleset, library
+from onefinity.rules.ruleset import RULESET_DIR, load_library, load_ruleset_file, parse_ruleset
+
+DEFAULT_FILE = RULESET_DIR / "onefinity-2026.11.toml"
+
+
+@pytest.fixture
+def ruleset():
+    return current_ruleset()
+
+
+@pytest.mark.parametrize(
+    (
+        "unit_type",
+        "movement",
+        "armor",
+        "wounds",
+        "slots",
+        "cost",
+        "min_size",
+        "max_size",
+        "specialists",
+    ),
+    [
+        ("light-infantry", 2, 0, 1, 1, 2, 2, 6, 1),
+        ("medium-infantry", 2, 1, 1, 1, 4, 3, 6, 2),
+        ("heavy-infantry", 1, 2, 1, 2, 6, 2, 4, 1),
+        ("tag", 1, 3, 2, 3, 10, 1, 1, 0),
+    ],
+)
+def test_unit_types_match_the_force_creation_reference(
+    ruleset, unit_type, movement, armor, wounds, slots, cost, min_size, max_size, specialists
+):
+    entry = ruleset.unit_types[unit_type]
+    assert (entry.movement, entry.armor, entry.wounds, entry.ability_slots, entry.cost) == (
+        movement,
+        armor,
+        wounds,
+        slots,
+        cost,
+    )
+    assert (entry.min_troopers, entry.max_troopers, entry.max_specialists) == (
+        min_size,
+        max_size,
+        specialists,
+    )
+
+
+def test_only_the_tag_counts_as_a_tag(ruleset):
+    assert [t.id for t in ruleset.unit_types.values() if t.is_tag] == ["tag"]
+
+
+def test_force_limits_match_the_reference(ruleset):
+    limits = ruleset.force_limits
+    assert (limits.points, limits.unit_points, limits.units, limits.troopers, limits.tags) == (
+        75,
+        25,
+        4,
+        12,
+        1,
+    )
+    assert (limits.specialists_max, limits.specialists_min) == (3, 1)
+
+
+def test_card_rules_match_the_reference(ruleset):
+    cards = ruleset.cards
+    assert cards.deck_size == 54
+    assert (cards.values, cards.jokers) == (13, 2)
+    assert cards.suits == ("spades", "hearts", "diamonds", "clubs")
+    assert cards.ties_fail is False
+    assert cards.special_action_success == 8
+
+
+def test_stable_ids_exist(ruleset):
+    assert set(ruleset.unit_types) == {"light-infantry", "medium-infantry", "heavy-infantry", "tag"}
+    assert set(ruleset.trooper_classes) == {
+        "trooper",
+        "engineer",
+        "hacker",
+        "medic",
+        "saboteur",
+        "scout",
+    }
+    assert "exomorph-collective" in ruleset.factions
+
+
+def test_specialists_are_the_five_classes_with_their_actions(ruleset):
+    specialists = {c.id: c.actions for c in ruleset.trooper_classes.values() if c.specialist}
+    assert specialists == {
+        "engineer": ("repair",),
+        "hacker": ("hack",),
+        "medic": ("heal",),
+        "saboteur": ("plant-plasma-charge",),
+        "scout": ("deploy",),
+    }
+    assert ruleset.special_actions["deploy"].ap == 2
+
+
+def test_exomorph_collective_gets_two_points_off_every_tag_and_is_official(ruleset):
+    faction = ruleset.factions["exomorph-collective"]
+    assert faction.discount_for("tag") == 2
+    assert faction.discount_for("medium-infantry") == 0
+    assert not faction.provisional
+
+
+def test_starter_catalogue_is_large_enough_and_marked_provisional(ruleset):
+    assert len(ruleset.factions) >= 4
+    assert len(ruleset.weapons) >= 12
+    assert len(ruleset.abilities) >= 10
+    assert ruleset.equipment and ruleset.unit_skills
+    invented = [ruleset.weapons, ruleset.abilities, ruleset.equipment, ruleset.unit_skills]
+    assert all(entry.provisional for catalogue in invented for entry in catalogue.values())
+    assert all(f.provisional for f in ruleset.factions.values() if f.id != "exomorph-collective")
+
+
+def test_weapons_from_the_combat_seed(ruleset):
+    rifle, combi = ruleset.weapons["rifle"], ruleset.weapons["combi-rifle"]
+    assert set(rifle.fire_power.values()) == {1}
+    three_hexes = ruleset.band_for_distance(3)
+    assert three_hexes is not None
+    assert combi.fire_power[three_hexes.id] == 3
+
+
+def test_cc_specialist_gives_plus_one_in_close_combat(ruleset):
+    assert ruleset.abilities["cc-specialist"].effects.close_combat == 1
+
+
+def test_modifiers_from_the_combat_seed(ruleset):
+    combat = {m.id: m.bonus for m in ruleset.combat_modifiers.values()}
+    defense = {m.id: m.bonus for m in ruleset.defense_modifiers.values()}
+    assert combat == {"higher-ground": 1, "charging": 1, "rear": 1, "downed": 2}
+    assert defense == {"higher-ground": 1, "cover": 1}
+
+
+def test_every_entry_says_who_may_take_it_and_what_it_costs(ruleset):
+    for catalogue in (ruleset.weapons, ruleset.abilities, ruleset.equipment, ruleset.unit_skills):
+        for entry in catalogue.values():
+            assert entry.unit_types and entry.factions and entry.cost >= 0
+
+
+def test_every_unit_type_default_weapon_is_free_and_allowed(ruleset):
+    for unit_type in ruleset.unit_types.values():
+        weapon = ruleset.weapons[unit_type.default_weapon]
+        assert weapon.allowed_for_unit_type(unit_type.id)
+
+
+def test_the_library_is_loaded_once_per_process():
+    assert library() is library()
+    assert library().current is current_ruleset()
+
+
+def test_the_ruleset_objects_are_immutable(ruleset):
+    with pytest.raises((AttributeError, TypeError)):
+        ruleset.force_limits.points = 100  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ruleset.unit_types["tag"] = None  # type: ignore[index]
+
+
+# --- Broken files ------------------------------------------------------------------------
+
+
+def _default_document() -> dict:
+    with DEFAULT_FILE.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def _error_for(mutate) -> RulesetError:
+    document = _default_document()
+    mutate(document)
+    with pytest.raises(RulesetError) as caught:
+        parse_ruleset(document, "rulesets/broken.toml")
+    return caught.value
+
+
+def test_a_missing_value_names_the_file_and_the_key():
+    error = _error_for(lambda d: d["unit_types"]["tag"].pop("armor"))
+    assert (error.source, error.key) == ("rulesets/broken.toml", "unit_types.tag.armor")
+    assert "missing" in str(error)
+
+
+def test_a_mistyped_value_names_the_key_and_the_value():
+    error = _error_for(lambda d: d["force_limits"].update(points="lots"))
+    assert error.key == "force_limits.points"
+    assert "'lots'" in str(error)
+
+
+def test_a_misspelt_key_is_refused_not_ignored():
+    error = _error_for(lambda d: d["unit_types"]["tag"].update(armour=3))
+    assert error.key == "unit_types.tag.armour"
+    assert "unknown key" in str(error)
+
+
+def test_a_dangling_reference_is_refused():
+    error = _error_for(lambda d: d["weapons"]["rifle"].update(factions=["atlantis"]))
+    assert error.key == "weapons.rifle.factions[0]"
+    assert "'atlantis' is not a known faction" in str(error)
+
+
+def test_a_default_weapon_must_exist():
+    error = _error_for(lambda d: d["unit_types"]["tag"].update(default_weapon="laser"))
+    assert error.key == "unit_types.tag.default_weapon"
+
+
+def test_a_weapon_needs_fire_power_for_every_band():
+    error = _error_for(lambda d: d["weapons"]["rifle"]["fire_power"].pop("extreme"))
+    assert error.key == "weapons.rifle.fire_power.extreme"
+
+
+def test_a_negative_cost_is_refused():
+    error = _error_for(lambda d: d["abilities"]["veteran"].update(cost=-1))
+    assert error.key == "abilities.veteran.cost"
+
+
+def test_a_bad_id_is_refused():
+    error = _error_for(lambda d: d["factions"].update({"Bad Id": {"name": "x"}}))
+    assert error.key == "factions.Bad Id"
+
+
+def test_overlapping_range_bands_are_refused():
+    error = _error_for(lambda d: d["range_bands"]["medium"].update(min=2))
+    assert "overlaps" in str(error)
+
+
+def test_invalid_toml_names_the_file(tmp_path: Path):
+    path = tmp_path / "bad.toml"
+    path.write_text("version = \n", encoding="utf-8")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset_file(path)
+    assert "bad.toml" in str(caught.value) and "not valid TOML" in str(caught.value)
+
+
+def test_two_files_with_one_version_are_refused(tmp_path: Path):
+    for name in ("a.toml", "b.toml"):
+        (tmp_path / name).write_bytes(DEFAULT_FILE.read_bytes())
+    with pytest.raises(RulesetError) as caught:
+        load_library(tmp_path)
+    assert "also the version" in str(caught.value)
+
+
+def test_the_newest_version_is_current(tmp_path: Path):
+    (tmp_path / "old.toml").write_bytes(DEFAULT_FILE.read_bytes())
+    newer = DEFAULT_FILE.read_text(encoding="utf-8").replace(
+        'version = "2026.11"', 'version = "2026.12"'
+    )
+    (tmp_path / "new.toml").write_text(newer, encoding="utf-8")
+    shipped = load_library(tmp_path)
+    assert shipped.current.version == "2026.12"
+    assert shipped.get("2026.11") is not None and shipped.get("1999.1") is None

@@ -1,0 +1,104 @@
+"""The pages of the foundation: home, the ruleset reference and the card-odds calculator."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_home_page_says_what_the_site_does_and_checks_the_examples(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Build Onefinity forces" in page
+    assert "Exomorph TAG Strike" in page and "Legal" in page
+    assert "This force has 2 TAGs; at most 1 is allowed." in page
+    assert 'media="print"' in page
+    assert "X-CSRFToken" in page  # htmx requests carry the CSRF token
+
+
+def test_pages_only_answer_get(client):
+    for url in ("/", "/rules/", "/odds/"):
+        assert client.post(url).status_code == 405
+
+
+def test_the_ruleset_page_shows_the_rules_and_marks_provisional_entries(client):
+    page = client.get(reverse("onefinity:ruleset")).content.decode()
+    assert "Medium Infantry" in page and "Exomorph Collective" in page
+    assert "2 points off every TAG (Tactical Armored Gear)" in page
+    assert "provisional" in page
+    assert "spades > hearts > diamonds > clubs" in page
+
+
+def test_a_ruleset_version_has_its_own_page_and_json(client):
+    assert client.get("/rules/2026.11/").status_code == 200
+    response = client.get("/rules/2026.11/ruleset.json")
+    assert response.status_code == 200
+    assert "attachment" in response["Content-Disposition"]
+    assert json.loads(response.content)["force_limits"]["points"] == 75
+
+
+def test_an_unknown_ruleset_version_is_not_found(client):
+    assert client.get("/rules/1999.1/").status_code == 404
+    assert client.get("/rules/1999.1/ruleset.json").status_code == 404
+
+
+def test_the_odds_page_works_without_javascript(client):
+    response = client.get("/odds/", {"attacker": 1, "defender": 1})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" in page and "50.0 %" in page and "fresh, full" in page
+
+
+def test_the_odds_page_answers_htmx_with_only_the_result(client):
+    response = client.get("/odds/", {"attacker": 3, "defender": 2}, headers={"HX-Request": "true"})
+    page = response.content.decode()
+    assert "<html" not in page
+    assert page.strip().startswith('<section id="odds-result"')
+    assert "60.6 %" in page and "39.4 %" in page
+
+
+def test_the_ties_fail_variant_shows_both_fail(client):
+    page = client.get("/odds/", {"attacker": 1, "defender": 1, "ties_fail": "on"}).content.decode()
+    assert "Tie: both fail" in page
+
+
+@pytest.mark.parametrize(
+    ("params", "words"),
+    [
+        ({"attacker": 0, "defender": 2}, "at least 1 card"),
+        ({"attacker": 99, "defender": 2}, "at most 54 cards"),
+        ({"attacker": "three", "defender": 2}, "whole number"),
+        ({"attacker": 2}, "required"),
+    ],
+)
+def test_bad_odds_input_gets_a_clear_message(client, params, words):
+    response = client.get("/odds/", params, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert words in response.content.decode()
+
+
+def test_an_empty_odds_form_asks_for_numbers(client):
+    assert "Choose how many cards" in client.get("/odds/").content.decode()
+
+
+def test_load_demo_creates_the_demo_account_once(settings):
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    settings.DEBUG = True
+    call_command("load_demo")
+    call_command("load_demo")
+    assert get_user_model().objects.filter(username="demo").count() == 1
+
+
+def test_load_demo_refuses_without_debug(settings):
+    from django.core.management import CommandError, call_command
+
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="DEBUG=1"):
+        call_command("load_demo")
