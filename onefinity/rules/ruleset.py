@@ -114,8 +114,16 @@ class TrooperClass:
     specialist: bool
     cost: int
     actions: tuple[str, ...]
+    unit_types: tuple[str, ...] = (ALL,)
+    factions: tuple[str, ...] = (ALL,)
     description: str = ""
     provisional: bool = False
+
+    def allowed_for_unit_type(self, unit_type: str) -> bool:
+        return ALL in self.unit_types or unit_type in self.unit_types
+
+    def allowed_for_faction(self, faction: str) -> bool:
+        return ALL in self.factions or faction in self.factions
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,6 +456,8 @@ def parse_ruleset(document: Mapping[str, Any], source: str) -> Ruleset:
             specialist=entry.flag("specialist"),
             cost=entry.integer("cost"),
             actions=entry.texts("actions"),
+            unit_types=entry.texts("unit_types"),
+            factions=entry.texts("factions"),
             description=entry.text("description", default=""),
             provisional=entry.flag("provisional"),
         )
@@ -540,6 +550,9 @@ def _check_references(ruleset: Ruleset) -> None:
                 f"{weapon.id!r} does not list {type_id!r} in its unit_types",
             )
     for class_id, trooper_class in ruleset.trooper_classes.items():
+        _check_availability(
+            ruleset, f"trooper_classes.{class_id}", trooper_class.unit_types, trooper_class.factions
+        )
         for index, action_id in enumerate(trooper_class.actions):
             expect(
                 ruleset.special_actions,
@@ -572,12 +585,7 @@ def _check_references(ruleset: Ruleset) -> None:
     for table_name, catalogue in catalogues.items():
         for entry_id, entry in catalogue.items():
             key = f"{table_name}.{entry_id}"
-            for index, type_id in enumerate(entry.unit_types):
-                if type_id != ALL:
-                    expect(ruleset.unit_types, type_id, f"{key}.unit_types[{index}]", "unit type")
-            for index, faction_id in enumerate(entry.factions):
-                if faction_id != ALL:
-                    expect(ruleset.factions, faction_id, f"{key}.factions[{index}]", "faction")
+            _check_availability(ruleset, key, entry.unit_types, entry.factions)
             for index, band in enumerate(entry.effects.bands):
                 expect(band_ids, band, f"{key}.bands[{index}]", "range band")
             if entry.kind == "weapon":
@@ -586,6 +594,23 @@ def _check_references(ruleset: Ruleset) -> None:
                 for band in band_ids:
                     if band not in entry.fire_power:
                         raise RulesetError(source, f"{key}.fire_power.{band}", "missing")
+
+
+def _check_availability(
+    ruleset: Ruleset, key: str, unit_types: tuple[str, ...], factions: tuple[str, ...]
+) -> None:
+    for index, type_id in enumerate(unit_types):
+        if type_id != ALL and type_id not in ruleset.unit_types:
+            raise RulesetError(
+                ruleset.source,
+                f"{key}.unit_types[{index}]",
+                f"{type_id!r} is not a known unit type",
+            )
+    for index, faction_id in enumerate(factions):
+        if faction_id != ALL and faction_id not in ruleset.factions:
+            raise RulesetError(
+                ruleset.source, f"{key}.factions[{index}]", f"{faction_id!r} is not a known faction"
+            )
 
 
 def load_ruleset_file(path: Path) -> Ruleset:

@@ -324,9 +324,24 @@ class _Checker:
 
     def check_trooper(self, path: str, trooper: TrooperSpec, unit_type: UnitType | None) -> None:
         ruleset = self.ruleset
-        if trooper.trooper_class not in ruleset.trooper_classes:
+        trooper_class = ruleset.trooper_classes.get(trooper.trooper_class)
+        if trooper_class is None:
             self.unknown(
                 f"{path}.class", trooper.trooper_class, "trooper class", ruleset.trooper_classes
+            )
+        elif unit_type is not None and not trooper_class.allowed_for_unit_type(unit_type.id):
+            self.error(
+                "ref.not-allowed",
+                f"{path}.class",
+                f"A {unit_type.name} trooper cannot be a {trooper_class.name}.",
+                "Make it a plain trooper, or give the class to a trooper of another unit type.",
+            )
+        elif self.faction is not None and not trooper_class.allowed_for_faction(self.faction.id):
+            self.error(
+                "ref.not-allowed",
+                f"{path}.class",
+                f"The {self.faction.name} have no {trooper_class.name}.",
+                "Make it a plain trooper or another specialist.",
             )
         self.check_items(ruleset.weapons, "weapon", trooper.weapons, f"{path}.weapons", unit_type)
         self.check_items(

@@ -2,7 +2,7 @@ from fractions import Fraction
 
 from django import template
 
-from onefinity.rules.ruleset import ALL, CatalogueEntry, Ruleset
+from onefinity.rules.ruleset import ALL, CatalogueEntry, Ruleset, TrooperClass
 
 register = template.Library()
 
@@ -25,7 +25,7 @@ def fire_power(weapon: CatalogueEntry, band: str) -> int:
 
 
 @register.filter
-def availability(entry: CatalogueEntry, ruleset: Ruleset) -> str:
+def availability(entry: CatalogueEntry | TrooperClass, ruleset: Ruleset) -> str:
     """Who may take an entry, in words: 'Light Infantry, Medium Infantry · Exomorph Collective'."""
     if ALL in entry.unit_types:
         types = "all unit types"

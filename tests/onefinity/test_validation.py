@@ -352,3 +352,23 @@ def test_report_paths_let_a_page_show_issues_next_to_units():
     assert report.issues_at("units[0]") == ()
     assert [i.code for i in report.issues_at("units[1]")] == ["unit.troopers.too-few"]
     assert report.issues_at("units[1].troopers[0]") == ()
+
+
+def test_a_trooper_class_restricted_by_the_ruleset_is_not_allowed():
+    import tomllib
+
+    from onefinity.rules.ruleset import RULESET_DIR, parse_ruleset
+
+    with (RULESET_DIR / "onefinity-2026.11.toml").open("rb") as handle:
+        document = tomllib.load(handle)
+    document["trooper_classes"]["medic"]["unit_types"] = ["light-infantry"]
+    document["trooper_classes"]["scout"]["factions"] = ["nomad-syndicate"]
+    ruleset = parse_ruleset(document, "organizer.toml")
+    spec = force(unit("medium-infantry", trooper("medic"), trooper("scout"), size=3))
+    report = validate_force(spec, ruleset)
+    assert [(i.code, i.path) for i in report.issues] == [
+        ("ref.not-allowed", "units[0].troopers[0].class"),
+        ("ref.not-allowed", "units[0].troopers[1].class"),
+    ]
+    assert report.issues[0].message == "A Medium Infantry trooper cannot be a Medic."
+    assert report.issues[1].message == "The Solar Concord have no Scout."
