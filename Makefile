@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
 DEV_ENV := DEBUG=1
 
-.PHONY: setup run test lint pytest browser bench clean
+.PHONY: setup system run test lint pytest bench clean
 
 ## setup: create .venv and install the pinned dependencies (again when pyproject.toml changes)
 setup: $(VENV)/.installed
@@ -17,16 +17,19 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $@
 
-## browser: Debian's Chromium for the Playwright tests (never a downloaded browser)
-browser:
-	@if [ ! -x $(CHROMIUM) ]; then \
+## system: Debian packages the site and its tests use: Chromium for the browser tests
+## (never a downloaded browser), Pango, HarfBuzz and a font for WeasyPrint's PDFs.
+SYSTEM_PACKAGES := chromium libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+system:
+	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  echo "Installing Debian's chromium for the browser tests"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	  echo "Installing Debian packages:" $$missing; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
 ## run: migrate, load demo data and serve on http://127.0.0.1:8000 (SQLite, DEBUG on)
-run: setup
+run: setup system
 	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
 	$(DEV_ENV) $(BIN)/python manage.py load_demo
 	$(DEV_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
@@ -38,7 +41,7 @@ lint: setup
 	$(BIN)/mypy
 
 ## test: every check and every test
-test: setup browser lint pytest
+test: setup system lint pytest
 
 pytest: setup
 	$(BIN)/pytest

@@ -141,4 +141,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # WeasyPrint and fontTools narrate every PDF at INFO.
+    "loggers": {name: {"level": "WARNING"} for name in ("weasyprint", "fontTools")},
 }
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "forcebuilder:list"
+LOGOUT_REDIRECT_URL = "onefinity:home"

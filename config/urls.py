@@ -1,5 +1,10 @@
 from django.urls import include, path
 
+from forcebuilder.accounts import signup
+
 urlpatterns = [
     path("", include("onefinity.urls")),
+    path("", include("forcebuilder.urls")),
+    path("accounts/signup/", signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
 ]

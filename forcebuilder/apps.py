@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class ForcebuilderConfig(AppConfig):
     name = "forcebuilder"
     verbose_name = "Force builder"
+
+    def ready(self) -> None:
+        from forcebuilder import ownership  # noqa: F401  (connects the login signal)

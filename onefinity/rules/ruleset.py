@@ -172,6 +172,8 @@ class CatalogueEntry:
     fire_power: Mapping[str, int] = field(default_factory=lambda: _frozen({}))
     bonus: int = 0
     close_combat: int = 0
+    # Ids this entry had in earlier rulesets, so a list can move to this one.
+    replaces: tuple[str, ...] = ()
 
     def allowed_for_unit_type(self, unit_type: str) -> bool:
         return ALL in self.unit_types or unit_type in self.unit_types
@@ -349,6 +351,7 @@ def _catalogue(
             effects=_effects(entry),
             description=entry.text("description", default=""),
             provisional=entry.flag("provisional"),
+            replaces=entry.texts("replaces", default=()),
             **extra,
         )
         entry.done()

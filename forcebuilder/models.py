@@ -1,0 +1,156 @@
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+from typing import Any
+
+from django.conf import settings
+from django.db import models, transaction
+from django.urls import reverse
+
+from onefinity.rules import ForceSpec, force_document, read_force_document
+
+# How many past versions of a list are kept for undo.
+KEPT_REVISIONS = 100
+
+
+def new_share_code() -> str:
+    # 16 random bytes: 128 bits, far beyond guessing.
+    return secrets.token_urlsafe(16)
+
+
+class ForceQuerySet(models.QuerySet["Force"]):
+    def owned_by(self, user: Any, anonymous_owner: str | None) -> ForceQuerySet:
+        """The lists of a signed-in user, or of this browser before it signs in."""
+        if user is not None and user.is_authenticated:
+            return self.filter(owner=user)
+        if anonymous_owner:
+            return self.filter(owner=None, anonymous_owner=anonymous_owner)
+        return self.none()
+
+
+class Force(models.Model):
+    """A saved force list: the force document's fields, kept as the engine reads them."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="forces",
+    )
+    # Lists built before signing in belong to a random token kept in the browser's session.
+    anonymous_owner = models.CharField(max_length=64, blank=True, db_index=True)
+    name = models.CharField(max_length=120)
+    faction = models.CharField(max_length=80)
+    ruleset_version = models.CharField(max_length=40)
+    points_limit = models.PositiveIntegerField()
+    units = models.JSONField(default=list)
+    revision = models.PositiveIntegerField(default=0)
+    share_code = models.CharField(max_length=32, unique=True, default=new_share_code)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = ForceQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("forcebuilder:editor", args=[self.pk])
+
+    def get_share_url(self) -> str:
+        return reverse("forcebuilder:shared", args=[self.share_code])
+
+    def document(self) -> dict[str, Any]:
+        return {
+            "format": "onefinity-force",
+            "version": 1,
+            "name": self.name,
+            "faction": self.faction,
+            "ruleset": self.ruleset_version,
+            "points_limit": self.points_limit,
+            "units": self.units,
+        }
+
+    def to_spec(self) -> ForceSpec:
+        return read_force_document(self.document())
+
+    def set_spec(self, spec: ForceSpec) -> None:
+        document = force_document(spec)
+        self.name = spec.name
+        self.faction = spec.faction
+        if spec.ruleset is not None:
+            self.ruleset_version = spec.ruleset
+        if spec.points_limit is not None:
+            self.points_limit = spec.points_limit
+        self.units = document["units"]
+
+    @classmethod
+    def create_from_spec(
+        cls, spec: ForceSpec, ruleset_version: str, points_limit: int, **owner: Any
+    ) -> Force:
+        with transaction.atomic():
+            force = cls(ruleset_version=ruleset_version, points_limit=points_limit, **owner)
+            force.set_spec(spec)
+            force.save()
+            force.revisions.create(number=0, document=force.document())
+        return force
+
+    def record(self, spec: ForceSpec) -> None:
+        """Save an edit as a new revision; edits undone before it can no longer be redone."""
+        with transaction.atomic():
+            self.revisions.filter(number__gt=self.revision).delete()
+            self.set_spec(spec)
+            self.revision += 1
+            self.save()
+            self.revisions.create(number=self.revision, document=self.document())
+            if self.revision % 10 == 0:
+                self.revisions.filter(number__lte=self.revision - KEPT_REVISIONS).delete()
+
+    def step(self, offset: int) -> bool:
+        """Undo (-1) or redo (+1) by moving to a saved revision; False when there is none."""
+        target = self.revisions.filter(number=self.revision + offset).first()
+        if target is None:
+            return False
+        self.set_spec(read_force_document(target.document))
+        self.revision = target.number
+        self.save()
+        return True
+
+    def can_redo(self) -> bool:
+        return self.revisions.filter(number=self.revision + 1).exists()
+
+    def duplicate(self) -> Force:
+        spec = self.to_spec()
+        copy_name = f"{spec.name} (copy)"[:120]
+        return Force.create_from_spec(
+            replace(spec, name=copy_name),
+            self.ruleset_version,
+            self.points_limit,
+            owner=self.owner,
+            anonymous_owner=self.anonymous_owner,
+        )
+
+
+class ForceRevision(models.Model):
+    """One saved state of a list, for undo and redo."""
+
+    force = models.ForeignKey(Force, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    document = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["force", "number"], name="one_revision_number_per_force"
+            )
+        ]
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"{self.force_id} revision {self.number}"

@@ -1,0 +1,336 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from forcebuilder import ownership
+from forcebuilder.actions import apply_action
+from forcebuilder.edits import EditError
+from forcebuilder.forms import ImportForm, NewForceForm
+from forcebuilder.models import Force
+from forcebuilder.odds import OddsPanel
+from forcebuilder.printing import filename, qr_svg, render_pdf, roster_text
+from forcebuilder.sheets import ForceSheet, force_sheet
+from onefinity.http import HtmxHttpRequest
+from onefinity.rules import ForceSpec, force_document, library, validate_force
+from onefinity.rules.ruleset import Ruleset, version_key
+from onefinity.rules.upgrade import move_force
+
+
+def _ruleset_of(force: Force) -> Ruleset:
+    return library().get(force.ruleset_version) or library().current
+
+
+def _sheet(force: Force, with_options: bool = False, loadout_for: str | None = None) -> ForceSheet:
+    spec = force.to_spec()
+    report = validate_force(spec, _ruleset_of(force))
+    return force_sheet(spec, report, with_options=with_options, loadout_for=loadout_for)
+
+
+def _editor_context(request: HtmxHttpRequest, force: Force) -> dict[str, Any]:
+    open_path = request.POST.get("open", "")
+    sheet = _sheet(force, with_options=True, loadout_for=open_path)
+    current = library().current
+    move = None
+    if version_key(current.version) > version_key(force.ruleset_version):
+        move = move_force(sheet.spec, _ruleset_of(force), current)
+    return {
+        "force": force,
+        "edit_url": reverse("forcebuilder:edit", args=[force.pk]),
+        "sheet": sheet,
+        "ruleset_move": move,
+        "can_undo": force.revision > 0,
+        "can_redo": force.can_redo(),
+        "odds": OddsPanel.from_request(request, force, sheet),
+        "unit_types": list(sheet.ruleset.unit_types.values()),
+        "factions": list(sheet.ruleset.factions.values()),
+        # The picker the player just saved stays open after the swap.
+        "open_path": open_path,
+    }
+
+
+def _render_editor(request: HtmxHttpRequest, force: Force, status: int = 200) -> HttpResponse:
+    template = "forcebuilder/editor.html#editor" if request.htmx else "forcebuilder/editor.html"
+    return render(request, template, _editor_context(request, force), status=status)
+
+
+# --- My lists -------------------------------------------------------------------------------
+
+
+@require_GET
+def force_list(request: HtmxHttpRequest) -> HttpResponse:
+    rows = []
+    for force in ownership.forces_of(request):
+        report = validate_force(force.to_spec(), _ruleset_of(force))
+        faction = _ruleset_of(force).factions.get(force.faction)
+        rows.append(
+            {
+                "force": force,
+                "report": report,
+                "faction": faction.name if faction else force.faction,
+            }
+        )
+    return render(request, "forcebuilder/force_list.html", {"rows": rows})
+
+
+@require_http_methods(["GET", "POST"])
+def force_new(request: HtmxHttpRequest) -> HttpResponse:
+    form = NewForceForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        current = library().current
+        spec = ForceSpec(
+            name=form.cleaned_data["name"].strip(),
+            faction=form.cleaned_data["faction"],
+            ruleset=current.version,
+            points_limit=form.cleaned_data["points_limit"],
+        )
+        force = Force.create_from_spec(
+            spec,
+            current.version,
+            form.cleaned_data["points_limit"],
+            **ownership.owner_fields(request),
+        )
+        messages.success(request, f"{force.name} created. Add a unit to start.")
+        return redirect(force)
+    return render(
+        request, "forcebuilder/force_new.html", {"form": form}, status=400 if form.errors else 200
+    )
+
+
+@require_POST
+def force_duplicate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    copy = ownership.get_force_for_owner(request, pk).duplicate()
+    messages.success(request, f"Copied as {copy.name}.")
+    return redirect(copy)
+
+
+@require_http_methods(["GET", "POST"])
+def force_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    force = ownership.get_force_for_owner(request, pk)
+    if request.method == "POST":
+        name = force.name
+        force.delete()
+        messages.success(request, f"{name} deleted.")
+        return redirect("forcebuilder:list")
+    return render(request, "forcebuilder/force_delete.html", {"force": force})
+
+
+# --- The editor -----------------------------------------------------------------------------
+
+
+@require_GET
+def editor(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    return _render_editor(request, ownership.get_force_for_owner(request, pk))
+
+
+@require_POST
+def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    force = ownership.get_force_for_owner(request, pk)
+    try:
+        spec = apply_action(force.to_spec(), request.POST, _ruleset_of(force))
+    except EditError as error:
+        messages.error(request, str(error))
+        if request.htmx:
+            return _render_editor(request, force, status=400)
+        return redirect(force)
+    force.record(spec)
+    if request.htmx:
+        return _render_editor(request, force)
+    anchor = f"#unit-{request.POST['unit']}" if request.POST.get("unit", "").isdigit() else ""
+    return redirect(force.get_absolute_url() + anchor)
+
+
+def _step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
+    force = ownership.get_force_for_owner(request, pk)
+    if not force.step(offset):
+        messages.info(request, "Nothing to undo." if offset < 0 else "Nothing to redo.")
+    if request.htmx:
+        return _render_editor(request, force)
+    return redirect(force)
+
+
+@require_GET
+def loadout(request: HtmxHttpRequest, pk: int, unit: int, trooper: int) -> HttpResponse:
+    """One trooper's loadout picker: fetched into the editor by htmx, or a page of its own."""
+    force = ownership.get_force_for_owner(request, pk)
+    path = f"units[{unit}].troopers[{trooper}]"
+    sheet = _sheet(force, loadout_for=path)
+    try:
+        unit_sheet = sheet.units[unit]
+        trooper_sheet = unit_sheet.troopers[trooper]
+    except IndexError:
+        raise Http404("No such trooper") from None
+    context = {
+        "force": force,
+        "sheet": sheet,
+        "unit": unit_sheet,
+        "trooper": trooper_sheet,
+        "edit_url": reverse("forcebuilder:edit", args=[force.pk]),
+        "inline": bool(request.htmx),
+    }
+    template = "forcebuilder/loadout.html#picker" if request.htmx else "forcebuilder/loadout.html"
+    return render(request, template, context)
+
+
+@require_POST
+def undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    return _step(request, pk, -1)
+
+
+@require_POST
+def redo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    return _step(request, pk, +1)
+
+
+@require_POST
+def move_ruleset(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    force = ownership.get_force_for_owner(request, pk)
+    current = library().current
+    if version_key(current.version) <= version_key(force.ruleset_version):
+        messages.info(request, f"This list already uses ruleset {force.ruleset_version}.")
+        return redirect(force)
+    move = move_force(force.to_spec(), _ruleset_of(force), current)
+    force.ruleset_version = current.version
+    force.record(move.moved)
+    messages.success(request, f"Moved to ruleset {current.version}.")
+    return redirect(force)
+
+
+@require_GET
+def odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    force = ownership.get_force_for_owner(request, pk)
+    if request.htmx:
+        sheet = _sheet(force)
+        panel = OddsPanel.from_request(request, force, sheet)
+        return render(
+            request,
+            "forcebuilder/editor.html#odds",
+            {"force": force, "odds": panel, "sheet": sheet},
+        )
+    return _render_editor(request, force)
+
+
+# --- Reading a list: by its owner, or by anyone with the share link --------------------------
+
+
+def _readable(request: HtmxHttpRequest, pk: int | None, code: str | None) -> Force:
+    if code is not None:
+        return ownership.get_force_for_share_code(code)
+    if pk is None:
+        raise Http404("No such list")
+    return ownership.get_force_for_owner(request, pk)
+
+
+def _roster_context(request: HtmxHttpRequest, force: Force) -> dict[str, Any]:
+    share_url = request.build_absolute_uri(force.get_share_url())
+    return {"force": force, "sheet": _sheet(force), "share_url": share_url, "qr": qr_svg(share_url)}
+
+
+@require_GET
+def shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    force = ownership.get_force_for_share_code(code)
+    context = _roster_context(request, force)
+    context["is_owner"] = ownership.forces_of(request).filter(pk=force.pk).exists()
+    return render(request, "forcebuilder/shared.html", context)
+
+
+@require_POST
+def shared_copy(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    original = ownership.get_force_for_share_code(code)
+    copy = Force.create_from_spec(
+        original.to_spec(),
+        original.ruleset_version,
+        original.points_limit,
+        **ownership.owner_fields(request),
+    )
+    messages.success(request, f"{copy.name} copied to your lists.")
+    return redirect(copy)
+
+
+@require_GET
+def roster(
+    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
+) -> HttpResponse:
+    force = _readable(request, pk, code)
+    return render(request, "forcebuilder/roster.html", _roster_context(request, force))
+
+
+@require_GET
+def roster_pdf(
+    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
+) -> HttpResponse:
+    force = _readable(request, pk, code)
+    context = _roster_context(request, force) | {"pdf": True}
+    response = HttpResponse(
+        render_pdf("forcebuilder/roster.html", context, request), content_type="application/pdf"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename(force, "-roster.pdf")}"'
+    return response
+
+
+@require_GET
+def cards_pdf(
+    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
+) -> HttpResponse:
+    force = _readable(request, pk, code)
+    response = HttpResponse(
+        render_pdf("forcebuilder/cards.html", _roster_context(request, force), request),
+        content_type="application/pdf",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename(force, "-cards.pdf")}"'
+    return response
+
+
+@require_GET
+def export_json(
+    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
+) -> JsonResponse:
+    force = _readable(request, pk, code)
+    response = JsonResponse(
+        force.document(), json_dumps_params={"indent": 2, "ensure_ascii": False}
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename(force, ".json")}"'
+    return response
+
+
+@require_GET
+def export_text(
+    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
+) -> HttpResponse:
+    force = _readable(request, pk, code)
+    text = roster_text(_sheet(force), request.build_absolute_uri(force.get_share_url()))
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
+
+
+# --- Import ---------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def force_import(request: HtmxHttpRequest) -> HttpResponse:
+    """Paste or upload a document; it is validated and shown, and saved only on confirm."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        spec = form.spec
+        ruleset = library().get(spec.ruleset) or library().current
+        if request.POST.get("confirm") == "save":
+            points_limit = spec.points_limit or ruleset.force_limits.points
+            force = Force.create_from_spec(
+                spec, ruleset.version, points_limit, **ownership.owner_fields(request)
+            )
+            messages.success(request, f"{force.name} imported.")
+            return redirect(force)
+        preview = force_sheet(spec, validate_force(spec, ruleset))
+        canonical = json.dumps(force_document(spec), ensure_ascii=False)
+        return render(
+            request,
+            "forcebuilder/import.html",
+            {"form": form, "preview": preview, "canonical": canonical},
+        )
+    status = 400 if form.errors else 200
+    return render(request, "forcebuilder/import.html", {"form": form}, status=status)
