@@ -49,6 +49,7 @@ pytest: setup
 ## bench: the benchmarks whose figures go into docs/performance.md
 bench: setup
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/forcebuilder.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info test-artifacts

@@ -56,8 +56,13 @@ def _editor_context(request: HtmxHttpRequest, force: Force) -> dict[str, Any]:
 
 
 def _render_editor(request: HtmxHttpRequest, force: Force, status: int = 200) -> HttpResponse:
-    template = "forcebuilder/editor.html#editor" if request.htmx else "forcebuilder/editor.html"
-    return render(request, template, _editor_context(request, force), status=status)
+    context = _editor_context(request, force)
+    if request.htmx:
+        return render(request, "forcebuilder/editor.html#editor", context, status=status)
+    # The share panel (with its QR code) is outside the region htmx swaps.
+    share_url = request.build_absolute_uri(force.get_share_url())
+    context |= {"share_url": share_url, "qr": qr_svg(share_url)}
+    return render(request, "forcebuilder/editor.html", context, status=status)
 
 
 # --- My lists -------------------------------------------------------------------------------

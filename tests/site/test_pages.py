@@ -93,7 +93,8 @@ def test_load_demo_creates_the_demo_account_once(settings):
     settings.DEBUG = True
     call_command("load_demo")
     call_command("load_demo")
-    assert get_user_model().objects.filter(username="demo").count() == 1
+    demo = get_user_model().objects.get(username="demo")
+    assert demo.forces.count() == 3  # the example lists, once
 
 
 def test_load_demo_refuses_without_debug(settings):

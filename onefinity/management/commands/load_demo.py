@@ -1,4 +1,4 @@
-"""Load the demo data for `make run`: a demo account, ready for the builder's lists."""
+"""Load the demo data for `make run`: a demo account holding the example force lists."""
 
 from __future__ import annotations
 
@@ -8,14 +8,16 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from forcebuilder.models import Force
 from onefinity.examples import example_forces
+from onefinity.rules import library
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "onefinity-demo"
 
 
 class Command(BaseCommand):
-    help = "Create the demo account (local development only; idempotent)."
+    help = "Create the demo account and its example lists (local development only; idempotent)."
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG:
@@ -26,8 +28,17 @@ class Command(BaseCommand):
             user.save()
         state = "created" if created else "already there"
         self.stdout.write(f"Demo account {DEMO_USERNAME!r} / {DEMO_PASSWORD!r}: {state}.")
+        current = library().current
         for example in example_forces():
+            if Force.objects.filter(owner=user, name=example.force.name).exists():
+                continue
+            Force.create_from_spec(
+                example.force,
+                example.force.ruleset or current.version,
+                example.force.points_limit or current.force_limits.points,
+                owner=user,
+            )
             verdict = "legal" if example.report.legal else "not legal"
             self.stdout.write(
-                f"Example force {example.force.name!r}: {example.report.points} points, {verdict}."
+                f"Demo list {example.force.name!r}: {example.report.points} points, {verdict}."
             )

@@ -1,0 +1,114 @@
+"""Benchmarks of the force builder: editor changes and the roster PDF, server side.
+
+Run with `make bench`. It uses Django's test client against a throw-away SQLite database,
+so the figures are server time (view, engine, template, database) without a network.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+DATABASE = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+os.environ["DATABASE_URL"] = f"sqlite:///{DATABASE}"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+
+
+def percentile(samples: list[float], share: float) -> float:
+    ordered = sorted(samples)
+    return ordered[max(0, int(len(ordered) * share) - 1)]
+
+
+def summary(samples: list[float]) -> dict[str, float]:
+    return {
+        "median_ms": round(statistics.median(samples), 2),
+        "p95_ms": round(percentile(samples, 0.95), 2),
+        "runs": len(samples),
+    }
+
+
+def main() -> int:
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+    client = Client()
+    response = client.post(
+        "/forces/new/", {"name": "Bench", "faction": "solar-concord", "points_limit": 75}
+    )
+    pk = response["Location"].strip("/").split("/")[-1]
+    edit_url = f"/forces/{pk}/edit/"
+    for unit_type in ("medium-infantry", "medium-infantry", "light-infantry", "light-infantry"):
+        client.post(edit_url, {"action": "add-unit", "unit_type": unit_type})
+    client.post(edit_url, {"action": "add-trooper", "unit": 0})  # 3 + 3 + 2 + 2 + 1 = 11 troopers
+    client.post(
+        edit_url,
+        {
+            "action": "loadout",
+            "unit": 0,
+            "trooper": 1,
+            "weapons": ["combi-rifle"],
+            "abilities": ["marksman"],
+        },
+    )
+
+    add_trooper, queries = [], 0
+    for _ in range(200):
+        start = time.perf_counter()
+        with CaptureQueriesContext(connection) as captured:
+            reply = client.post(
+                edit_url, {"action": "add-trooper", "unit": 1}, headers={"HX-Request": "true"}
+            )
+        add_trooper.append((time.perf_counter() - start) * 1000)
+        queries = max(queries, len(captured))
+        assert reply.status_code == 200
+        client.post(f"/forces/{pk}/undo/", headers={"HX-Request": "true"})
+
+    set_class = []
+    for index in range(100):
+        chosen = "medic" if index % 2 else "trooper"
+        start = time.perf_counter()
+        client.post(
+            edit_url,
+            {"action": "set-class", "unit": 2, "trooper": 0, "class": chosen},
+            headers={"HX-Request": "true"},
+        )
+        set_class.append((time.perf_counter() - start) * 1000)
+
+    pdf = []
+    for _ in range(20):
+        start = time.perf_counter()
+        reply = client.get(f"/forces/{pk}/roster.pdf")
+        pdf.append((time.perf_counter() - start) * 1000)
+        assert reply["Content-Type"] == "application/pdf"
+
+    results = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, SQLite",
+        "date": time.strftime("%Y-%m-%d"),
+        "add_trooper_to_11_trooper_list": summary(add_trooper),
+        "add_trooper_max_queries": queries,
+        "set_trooper_class_on_11_trooper_list": summary(set_class),
+        "roster_pdf": summary(pdf),
+    }
+    results["editor_target_met"] = results["add_trooper_to_11_trooper_list"]["p95_ms"] <= 30
+    results["pdf_target_met"] = results["roster_pdf"]["median_ms"] <= 500
+    print(json.dumps(results, indent=2))
+    return 0 if results["editor_target_met"] and results["pdf_target_met"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,218 @@
+"""Building a list in the editor: live validation, counters, undo and redo, anonymous lists."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from forcebuilder.models import Force
+
+pytestmark = pytest.mark.django_db
+
+
+def edit(client: Client, force: Force, **data):
+    return client.post(f"/forces/{force.pk}/edit/", data, headers={"HX-Request": "true"})
+
+
+def test_fresh_database_pages_answer(client):
+    assert client.get("/forces/").status_code == 200
+    assert client.get("/forces/new/").status_code == 200
+
+
+def test_creating_a_list_opens_the_editor(owner_client, owner):
+    response = owner_client.post(
+        "/forces/new/", {"name": "Raid", "faction": "nomad-syndicate", "points_limit": 150}
+    )
+    force = owner.forces.get()
+    assert response["Location"] == f"/forces/{force.pk}/"
+    assert (force.name, force.faction, force.points_limit, force.ruleset_version) == (
+        "Raid",
+        "nomad-syndicate",
+        150,
+        "2026.11",
+    )
+
+
+def test_a_bad_new_list_form_saves_nothing(owner_client, owner):
+    response = owner_client.post(
+        "/forces/new/", {"name": "", "faction": "atlantis", "points_limit": 0}
+    )
+    assert response.status_code == 400
+    assert not owner.forces.exists()
+    page = response.content.decode()
+    assert "Select a valid choice" in page and "This field is required" in page
+
+
+def test_an_edit_returns_only_the_editor_region_with_fresh_counters(owner_client, force):
+    response = edit(owner_client, force, action="add-trooper", unit=0)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert page.lstrip().startswith('<div id="editor"')
+    assert "<html" not in page
+    force.refresh_from_db()
+    assert len(force.units[0]["troopers"]) == 4
+    assert "Troopers</span> <strong>5</strong>/12" in page
+
+
+def test_an_error_appears_next_to_its_unit_and_disappears_when_fixed(owner_client, force):
+    page = edit(owner_client, force, action="remove-trooper", unit=0, trooper=2).content.decode()
+    assert "This Medium Infantry unit has 2 troopers; it needs at least 3." in page
+    assert 'id="unit-0"' in page and "Not legal" in page
+    page = edit(owner_client, force, action="add-trooper", unit=0).content.decode()
+    assert "needs at least 3" not in page and "Legal" in page
+
+
+def test_every_action_works_without_javascript(owner_client, force):
+    response = owner_client.post(
+        f"/forces/{force.pk}/edit/", {"action": "add-unit", "unit_type": "light-infantry"}
+    )
+    assert response.status_code == 302 and response["Location"] == f"/forces/{force.pk}/"
+    force.refresh_from_db()
+    assert [u["type"] for u in force.units] == ["medium-infantry", "tag", "light-infantry"]
+
+
+def test_a_bad_edit_changes_nothing_and_says_why(owner_client, force):
+    before = (force.units, force.revision)
+    response = edit(owner_client, force, action="remove-unit", unit=9)
+    assert response.status_code == 400
+    assert "no longer in the list" in response.content.decode()
+    response = edit(owner_client, force, action="launch-missiles")
+    assert "not something the editor can do" in response.content.decode()
+    force.refresh_from_db()
+    assert (force.units, force.revision) == before
+
+
+def test_the_editor_offers_only_what_the_unit_type_and_faction_may_take(owner_client, force):
+    page = owner_client.get(
+        f"/forces/{force.pk}/units/1/troopers/0/loadout/", headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "Spitfire" in page and "Rifle <span" not in page  # a TAG takes no rifle
+    assert "Spore Projector" not in page  # Exomorph only
+    assert "3 pts" in page  # costs are shown
+
+
+def test_the_loadout_picker_works_without_javascript(owner_client, force):
+    page = owner_client.get(f"/forces/{force.pk}/units/0/troopers/1/loadout/").content.decode()
+    assert (
+        "<html" in page
+        and "Save loadout" in page
+        and "hx-post" not in page.split("Save loadout")[0].split("<form")[-1]
+    )
+    response = owner_client.post(
+        f"/forces/{force.pk}/edit/",
+        {"action": "loadout", "unit": 0, "trooper": 1, "weapons": ["sniper-rifle"]},
+    )
+    assert response.status_code == 302
+    force.refresh_from_db()
+    assert force.units[0]["troopers"][1]["weapons"] == ["sniper-rifle"]
+
+
+def test_each_trooper_shows_its_stat_line_and_weapon_cards(owner_client, force):
+    page = owner_client.get(f"/forces/{force.pk}/").content.decode()
+    assert "Combi Rifle" in page and "Spitfire" in page
+    assert "<dt>ARM</dt><dd>3</dd>" in page  # the TAG's armor
+
+
+def test_undo_and_redo_walk_the_saved_revisions(owner_client, force):
+    edit(owner_client, force, action="add-trooper", unit=0)
+    edit(owner_client, force, action="rename-unit", unit=0, name="Bravo")
+    owner_client.post(f"/forces/{force.pk}/undo/", headers={"HX-Request": "true"})
+    force.refresh_from_db()
+    assert force.units[0]["name"] == "Alpha" and len(force.units[0]["troopers"]) == 4
+    owner_client.post(f"/forces/{force.pk}/undo/", headers={"HX-Request": "true"})
+    force.refresh_from_db()
+    assert len(force.units[0]["troopers"]) == 3 and force.revision == 0
+    page = owner_client.post(
+        f"/forces/{force.pk}/undo/", headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "Nothing to undo" in page
+    owner_client.post(f"/forces/{force.pk}/redo/", headers={"HX-Request": "true"})
+    force.refresh_from_db()
+    assert len(force.units[0]["troopers"]) == 4
+
+
+def test_a_new_edit_after_undo_drops_the_redo_branch(owner_client, force):
+    edit(owner_client, force, action="add-trooper", unit=0)
+    owner_client.post(f"/forces/{force.pk}/undo/")
+    edit(owner_client, force, action="rename-unit", unit=0, name="Charlie")
+    force.refresh_from_db()
+    assert not force.can_redo()
+    assert list(force.revisions.values_list("number", flat=True)) == [0, 1]
+
+
+def test_an_editor_change_runs_a_bounded_number_of_queries(
+    owner_client, force, django_assert_max_num_queries
+):
+    for _ in range(8):
+        edit(owner_client, force, action="add-trooper", unit=0)
+    with django_assert_max_num_queries(10):
+        edit(owner_client, force, action="add-trooper", unit=0)
+    with django_assert_max_num_queries(6):
+        owner_client.get(f"/forces/{force.pk}/", headers={"HX-Request": "true"})
+
+
+def test_duplicate_and_delete(owner_client, owner, force):
+    owner_client.post(f"/forces/{force.pk}/duplicate/")
+    assert sorted(owner.forces.values_list("name", flat=True)) == ["Wardens", "Wardens (copy)"]
+    owner_client.post(f"/forces/{force.pk}/delete/")
+    assert list(owner.forces.values_list("name", flat=True)) == ["Wardens (copy)"]
+
+
+def test_the_list_page_shows_points_legality_and_last_change(owner_client, force):
+    page = owner_client.get("/forces/").content.decode()
+    assert "Wardens" in page and "Solar Concord" in page and "28/75" in page and "Legal" in page
+
+
+# --- Lists without an account ---------------------------------------------------------------
+
+
+def test_a_browser_can_build_without_an_account_and_keep_its_lists(client):
+    client.post(
+        "/forces/new/", {"name": "Guest list", "faction": "solar-concord", "points_limit": 75}
+    )
+    force = Force.objects.get()
+    assert force.owner is None and force.anonymous_owner
+    assert client.get(f"/forces/{force.pk}/").status_code == 200
+    assert "Guest list" in client.get("/forces/").content.decode()
+    assert Client().get(f"/forces/{force.pk}/").status_code == 404  # another browser
+
+
+def test_logging_in_moves_the_browsers_lists_into_the_account(client, owner):
+    client.post(
+        "/forces/new/", {"name": "Guest list", "faction": "solar-concord", "points_limit": 75}
+    )
+    response = client.post(
+        "/accounts/login/", {"username": "owner", "password": "a-long-pass-phrase"}
+    )
+    assert response.status_code == 302
+    force = Force.objects.get()
+    assert force.owner == owner and force.anonymous_owner == ""
+
+
+def test_signing_up_moves_the_browsers_lists_into_the_new_account(client, django_user_model):
+    client.post(
+        "/forces/new/", {"name": "Guest list", "faction": "solar-concord", "points_limit": 75}
+    )
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "newcomer",
+            "email": "n@example.com",
+            "password1": "a-fine-long-phrase",
+            "password2": "a-fine-long-phrase",
+        },
+    )
+    assert response.status_code == 302
+    user = django_user_model.objects.get(username="newcomer")
+    assert list(user.forces.values_list("name", flat=True)) == ["Guest list"]
+
+
+def test_password_reset_sends_a_link_by_e_mail(client, owner, mailoutbox):
+    response = client.post("/accounts/password_reset/", {"email": "owner@example.com"})
+    assert response.status_code == 302
+    assert len(mailoutbox) == 1 and "/accounts/reset/" in mailoutbox[0].body
+
+
+def test_logout_is_a_post(owner_client):
+    assert owner_client.get("/accounts/logout/").status_code == 405
+    assert owner_client.post("/accounts/logout/").status_code == 302

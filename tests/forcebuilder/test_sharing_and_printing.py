@@ -1,0 +1,236 @@
+"""Export, import, printing, odds and moving a list to a newer ruleset."""
+
+from __future__ import annotations
+
+import io
+import json
+import tomllib
+from unittest import mock
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from pypdf import PdfReader
+
+from forcebuilder.models import Force
+from onefinity.rules import read_force_document
+from onefinity.rules.ruleset import RULESET_DIR, RulesetLibrary, library, parse_ruleset
+from tests.forcebuilder.conftest import LEGAL_DOCUMENT
+
+pytestmark = pytest.mark.django_db
+
+
+def pdf_text(content: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
+
+
+def test_export_json_is_a_force_document_that_imports_back_equal(owner_client, force):
+    response = owner_client.get(f"/forces/{force.pk}/export.json")
+    assert 'filename="wardens.json"' in response["Content-Disposition"]
+    document = json.loads(response.content)
+    assert read_force_document(document) == read_force_document(LEGAL_DOCUMENT)
+    owner_client.post("/forces/import/", {"document": json.dumps(document), "confirm": "save"})
+    copy = Force.objects.exclude(pk=force.pk).get()
+    assert copy.document() == force.document()
+
+
+def test_the_text_roster_reads_well_in_a_chat(client, force):
+    text = client.get(f"/s/{force.share_code}/roster.txt").content.decode()
+    assert text.startswith("Wardens — Solar Concord\n28/75 points · ruleset 2026.11 · legal")
+    assert "Alpha (Medium Infantry) — 15 pts" in text
+    assert f"/s/{force.share_code}/" in text
+
+
+def test_import_shows_the_list_before_saving_it(owner_client, owner):
+    response = owner_client.post("/forces/import/", {"document": json.dumps(LEGAL_DOCUMENT)})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Wardens" in page and "28/75 points" in page and "Save to my lists" in page
+    assert not owner.forces.exists()
+    owner_client.post(
+        "/forces/import/", {"document": json.dumps(LEGAL_DOCUMENT), "confirm": "save"}
+    )
+    assert owner.forces.get().name == "Wardens"
+
+
+def test_import_accepts_an_uploaded_file(owner_client, owner):
+    upload = SimpleUploadedFile(
+        "list.json", json.dumps(LEGAL_DOCUMENT).encode(), "application/json"
+    )
+    response = owner_client.post("/forces/import/", {"file": upload})
+    assert "Save to my lists" in response.content.decode()
+
+
+def test_an_illegal_list_can_be_imported_and_its_problems_are_shown(owner_client):
+    document = dict(LEGAL_DOCUMENT, units=[{"type": "tag", "troopers": [{}, {}]}])
+    page = owner_client.post("/forces/import/", {"document": json.dumps(document)}).content.decode()
+    assert "at most 1" in page and "Not legal" in page
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "Paste a force document"),
+        ("{not json", "not valid JSON"),
+        ('{"format": "onefinity-table", "version": 1}', "not a force document"),
+        (json.dumps(dict(LEGAL_DOCUMENT, ruleset="1999.1")), "ruleset 1999.1"),
+        (json.dumps(dict(LEGAL_DOCUMENT, units={"a": 1})), "units: expected a list"),
+        ("[" * 100_001, "at most 100,000 bytes"),
+        ("[" * 5000 + "]" * 5000, "nested too deeply"),
+        (json.dumps(dict(LEGAL_DOCUMENT, name="x" * 500)), "at most 120"),
+    ],
+)
+def test_a_malformed_or_hostile_import_gets_a_clear_message_and_saves_nothing(
+    owner_client, owner, text, words
+):
+    response = owner_client.post("/forces/import/", {"document": text, "confirm": "save"})
+    assert response.status_code == 400
+    assert words in response.content.decode()
+    assert not owner.forces.exists()
+
+
+def test_a_too_large_upload_is_refused(owner_client, owner):
+    upload = SimpleUploadedFile("big.json", b" " * 200_000, "application/json")
+    response = owner_client.post("/forces/import/", {"file": upload})
+    assert (
+        response.status_code == 400 and "a force document is at most" in response.content.decode()
+    )
+
+
+def test_names_are_escaped_everywhere(owner_client, owner):
+    document = dict(LEGAL_DOCUMENT, name="<script>alert(1)</script>")
+    owner_client.post("/forces/import/", {"document": json.dumps(document), "confirm": "save"})
+    force = owner.forces.get()
+    for url in (
+        f"/forces/{force.pk}/",
+        "/forces/",
+        f"/s/{force.share_code}/",
+        f"/forces/{force.pk}/roster/",
+    ):
+        page = owner_client.get(url).content.decode()
+        assert "<script>alert(1)</script>" not in page
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_the_print_view_has_everything_on_one_page_with_qr_and_share_code(client, force):
+    page = client.get(f"/forces/{force.pk}/roster/", follow=True)
+    page = client.get(f"/s/{force.share_code}/roster/").content.decode()
+    assert "Wardens" in page and "28/75 points" in page and "Legal" in page
+    assert force.share_code in page and "<svg" in page  # share code and QR
+    assert "Combi Rifle 3/3/2/\N{EN DASH}" in page  # cards per range band
+    assert "@page" in page
+
+
+def test_the_roster_pdf_has_the_list(client, force):
+    response = client.get(f"/s/{force.share_code}/roster.pdf")
+    assert response["Content-Type"] == "application/pdf"
+    text = pdf_text(response.content)
+    assert "Wardens" in text and "Spitfire" in text and force.share_code in text
+
+
+def test_trooper_cards_are_poker_sized_with_wound_and_state_boxes(client, force):
+    response = client.get(f"/s/{force.share_code}/cards.pdf")
+    text = pdf_text(response.content)
+    assert text.count("Downed") == 4 and "Hacked" in text and "Wounds" in text
+    html = client.get(f"/s/{force.share_code}/cards.pdf")  # rendered from cards.html
+    assert html.status_code == 200
+    from django.template.loader import get_template
+
+    assert "width: 63mm; height: 88mm" in get_template("forcebuilder/cards.html").template.source
+
+
+def test_the_odds_panel_uses_the_engine(owner_client, force):
+    params = {
+        "attacker": "0:1:combi-rifle",
+        "target": "type:medium-infantry",
+        "mode": "shooting",
+        "band": "medium",
+        "defense": "cover",
+    }
+    page = owner_client.get(
+        f"/forces/{force.pk}/odds/", params, headers={"HX-Request": "true"}
+    ).content.decode()
+    # Combi Rifle at medium: 3 cards; target: 1 + armor 1 + cover 1 = 3 cards: an even fight.
+    assert "<strong>3</strong> cards against <strong>3</strong>" in page and "50.0 %" in page
+
+
+def test_the_odds_panel_explains_an_impossible_shot(owner_client, force):
+    params = {
+        "attacker": "0:1:combi-rifle",
+        "target": "type:tag",
+        "mode": "shooting",
+        "band": "extreme",
+    }
+    page = owner_client.get(
+        f"/forces/{force.pk}/odds/", params, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "cannot fire at extreme range" in page
+
+
+def test_the_odds_panel_offers_troopers_of_my_other_lists_as_targets(owner_client, force, owner):
+    other = Force.create_from_spec(force.to_spec(), "2026.11", 75, owner=owner)
+    other.name = "Rivals"
+    other.save()
+    page = owner_client.get(f"/forces/{force.pk}/").content.decode()
+    assert f"list:{other.pk}:1:0" in page
+
+
+# --- Moving to a newer ruleset -------------------------------------------------------------
+
+
+@pytest.fixture
+def newer_ruleset():
+    with (RULESET_DIR / "onefinity-2026.11.toml").open("rb") as handle:
+        document = tomllib.load(handle)
+    document["version"] = "2027.1"
+    document["unit_types"]["tag"]["cost"] = 12
+    spitfire = document["weapons"].pop("spitfire")
+    spitfire["name"] = "Spitfire Mk II"
+    spitfire["replaces"] = ["spitfire"]
+    document["weapons"]["spitfire-mk2"] = spitfire
+    newer = parse_ruleset(document, "rulesets/2027.1.toml")
+    shipped = library()
+    both = RulesetLibrary({**shipped.rulesets, "2027.1": newer})
+    with (
+        mock.patch("forcebuilder.views.library", return_value=both),
+        mock.patch("forcebuilder.sheets.library", return_value=both),
+    ):
+        yield newer
+
+
+def test_a_list_says_what_a_newer_ruleset_would_change(owner_client, force, newer_ruleset):
+    page = owner_client.get(f"/forces/{force.pk}/").content.decode()
+    assert "Ruleset 2027.1 is available" in page
+    assert "would cost 30 points (now 28)" in page
+    assert "spitfire → Spitfire Mk II" in page
+
+
+def test_moving_a_list_to_the_newer_ruleset_renames_its_items(owner_client, force, newer_ruleset):
+    owner_client.post(f"/forces/{force.pk}/move-ruleset/")
+    force.refresh_from_db()
+    assert force.ruleset_version == "2027.1"
+    assert force.units[1]["troopers"][0]["weapons"] == ["spitfire-mk2"]
+    owner_client.post(f"/forces/{force.pk}/undo/")
+    force.refresh_from_db()
+    assert force.ruleset_version == "2026.11"  # undo goes back to the older ruleset too
+
+
+def test_the_list_page_shows_the_share_link_and_its_qr_code(owner_client, force):
+    page = owner_client.get(f"/forces/{force.pk}/").content.decode()
+    assert f"http://testserver/s/{force.share_code}/" in page
+    assert 'class="segno"' in page
+
+
+def test_the_stat_line_shows_fire_power_when_bonuses_change_the_cards(owner_client, force):
+    owner_client.post(
+        f"/forces/{force.pk}/edit/",
+        {
+            "action": "loadout",
+            "unit": 0,
+            "trooper": 1,
+            "weapons": ["sniper-rifle"],
+            "abilities": ["marksman"],
+        },
+    )
+    page = owner_client.get(f"/forces/{force.pk}/").content.decode()
+    # Sniper Rifle at long range: fire power 2, Marksman +1: 3 cards.
+    assert '3 <small class="fp" title="fire power 2 plus bonuses">FP 2</small>' in page
