@@ -93,6 +93,8 @@ def test_the_share_link_opens_read_only_in_a_fresh_browser(
 ):
     build_legal_force(page, live_server.url)
     editor_url = page.url
+    page.get_by_text("Share this list").click()
+    expect(page.locator(".share-panel .qr svg")).to_be_visible()
     share_url = page.get_by_role("link", name="Share link").get_attribute("href")
     fresh = browser.new_context(viewport=PHONE).new_page()
     fresh.goto(live_server.url + share_url)
