@@ -131,6 +131,7 @@ def test_trooper_cards_are_poker_sized_with_wound_and_state_boxes(client, force)
     response = client.get(f"/s/{force.share_code}/cards.pdf")
     text = pdf_text(response.content)
     assert text.count("Downed") == 4 and "Hacked" in text and "Wounds" in text
+    assert f"Share code {force.share_code}" in text  # the list card, with the QR code
     html = client.get(f"/s/{force.share_code}/cards.pdf")  # rendered from cards.html
     assert html.status_code == 200
     from django.template.loader import get_template
