@@ -190,6 +190,33 @@ class Modifier:
 
 
 @dataclass(frozen=True, slots=True)
+class TerrainKind:
+    id: str
+    name: str
+    height: int
+    level: int
+    enterable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    """The table: standard board size, terrain kinds, line-of-fire policy, validity."""
+
+    rows: int
+    columns: int
+    terrain: Mapping[str, TerrainKind]
+    line_of_fire_version: int
+    line_of_fire_policy: str
+    coverage_min: float
+    coverage_max: float
+    edge_lanes_max: int
+    cover_difference_max: int
+    exposure_difference_max: float
+    near_edge_depth: int
+    connected: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Ruleset:
     version: str
     name: str
@@ -211,6 +238,7 @@ class Ruleset:
     abilities: Mapping[str, CatalogueEntry]
     equipment: Mapping[str, CatalogueEntry]
     unit_skills: Mapping[str, CatalogueEntry]
+    table: TableRules
 
     def band_for_distance(self, hexes: int) -> RangeBand | None:
         for band in self.range_bands:
@@ -259,6 +287,12 @@ class _Reader:
         if minimum is not None and value < minimum:
             raise self.fail(name, f"must be at least {minimum}, got {value}")
         return value
+
+    def number(self, name: str) -> float:
+        value = self._get(name, True)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(name, f"expected a number, got {value!r}")
+        return float(value)
 
     def text(self, name: str, default: str | None = None) -> str:
         value = self._get(name, default is None)
@@ -502,6 +536,45 @@ def parse_ruleset(document: Mapping[str, Any], source: str) -> Ruleset:
         )
         entry.done()
 
+    table = root.table_of("table")
+    lof = root.table_of("line_of_fire")
+    validity = root.table_of("table_validity")
+    terrain = {}
+    for kind_id, entry in root.entries("terrain"):
+        terrain[kind_id] = TerrainKind(
+            kind_id,
+            entry.text("name"),
+            entry.integer("height"),
+            entry.integer("level"),
+            entry.flag("enterable"),
+        )
+        entry.done()
+    for required in ("blocking", "elevated", "cover"):
+        if required not in terrain:
+            raise RulesetError(source, f"terrain.{required}", "missing: the table rules use it")
+    table_rules = TableRules(
+        rows=table.integer("rows", minimum=2),
+        columns=table.integer("columns", minimum=1),
+        terrain=_frozen(terrain),
+        line_of_fire_version=lof.integer("version", minimum=1),
+        line_of_fire_policy=lof.text("policy"),
+        coverage_min=validity.number("coverage_min"),
+        coverage_max=validity.number("coverage_max"),
+        edge_lanes_max=validity.integer("edge_lanes_max"),
+        cover_difference_max=validity.integer("cover_difference_max"),
+        exposure_difference_max=validity.number("exposure_difference_max"),
+        near_edge_depth=validity.integer("near_edge_depth"),
+        connected=validity.flag("connected", default=True),
+    )
+    for reader in (table, lof, validity):
+        reader.done()
+    if not 0 <= table_rules.coverage_min <= table_rules.coverage_max <= 1:
+        raise RulesetError(
+            source,
+            "table_validity.coverage_max",
+            "coverage bounds must satisfy 0 <= min <= max <= 1",
+        )
+
     ruleset = Ruleset(
         version=version,
         name=root.text("name"),
@@ -523,6 +596,7 @@ def parse_ruleset(document: Mapping[str, Any], source: str) -> Ruleset:
         abilities=_catalogue(root, "abilities", "ability", with_slots=True),
         equipment=_catalogue(root, "equipment", "equipment"),
         unit_skills=_catalogue(root, "unit_skills", "unit_skill"),
+        table=table_rules,
     )
     root.done()
     _check_references(ruleset)
