@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from onefinity.rules.hexgrid import CORNERS as CORNERS_LATTICE
 from onefinity.rules.hexgrid import DIAGONALS, Board, Hex, crosses_interior, runs_along, shared_side
 from onefinity.rules.ruleset import TableRules
 
@@ -240,3 +241,138 @@ def line_of_fire(board: Board, terrain: Terrain, a: Hex, b: Hex) -> LineOfFire:
             ):
                 sides.append((board.hexes[k], board.hexes[m]))
     return LineOfFire(not blockers and not sides, blockers, tuple(sides))
+
+
+# --- Large boards: patterns by direction --------------------------------------------------
+#
+# The hexes a centre-to-centre line crosses depend only on its direction vector, not on
+# where it starts. A board of N hexes has about 4N directions but N^2/2 pairs, so for
+# large boards each direction's pattern is computed once (exactly) and a table is checked
+# by gathering heights along the patterns, vectorised over every starting hex.
+
+# Boards up to this many hexes use the per-pair geometry (faster per check, costlier to
+# build); larger ones use direction patterns.
+PAIR_GEOMETRY_LIMIT = 400
+
+
+@functools.lru_cache(maxsize=20_000)
+def direction_pattern(dq: int, dr: int) -> tuple[IntArray, IntArray]:
+    """Axial offsets of the hexes crossed by the line from (0, 0) to (dq, dr), and the
+    shared sides it runs along as rows (q1, r1, q2, r2)."""
+    bx, by = 2 * dq + dr, 3 * dr
+    r_lo, r_hi = min(0, dr) - 1, max(0, dr) + 1
+    x_lo, x_hi = min(0, bx) - 1, max(0, bx) + 1
+    rows = np.arange(r_lo, r_hi + 1, dtype=np.int64)
+    q_from = (x_lo - rows) // 2 - 1
+    q_to = (x_hi - rows) // 2 + 1
+    span = int((q_to - q_from).max()) + 1
+    grid_q = q_from[:, None] + np.arange(span, dtype=np.int64)[None, :]
+    grid_r = np.broadcast_to(rows[:, None], grid_q.shape)
+    in_range = grid_q <= q_to[:, None]
+    cq, cr = grid_q[in_range], grid_r[in_range]
+    # Exact band filter: a hexagon meets the line only if the line's cross product with its
+    # centre lies within the range its corners span.
+    reach = max(abs(bx * cy - by * cx) for cx, cy in CORNERS_LATTICE)
+    band = np.abs(bx * (3 * cr) - by * (2 * cq + cr)) <= reach
+    cq, cr = cq[band], cr[band]
+    qs, rs = cq.tolist(), cr.tolist()
+    keep = ~(((cq == 0) & (cr == 0)) | ((cq == dq) & (cr == dr)))
+    cq, cr = cq[keep], cr[keep]
+    kx, ky = 2 * cq + cr, 3 * cr
+    zeros = np.zeros(len(cq), dtype=np.int64)
+    hit = np.zeros(len(cq), dtype=bool)
+    ex, ey = np.full(len(cq), bx), np.full(len(cq), by)
+    for (px, py), (qx, qy) in DIAGONALS:
+        p_x, p_y, q_x, q_y = kx + px, ky + py, kx + qx, ky + qy
+        o1 = _orient(zeros, zeros, ex, ey, p_x, p_y)
+        o2 = _orient(zeros, zeros, ex, ey, q_x, q_y)
+        o3 = _orient(p_x, p_y, q_x, q_y, zeros, zeros)
+        o4 = _orient(p_x, p_y, q_x, q_y, ex, ey)
+        crossing = (o1 * o2 < 0) & (o3 * o4 < 0)
+        collinear = (o1 == 0) & (o2 == 0) & (o3 == 0) & (o4 == 0)
+        if collinear.any():
+            use_x = px != qx
+            a_c, b_c = (zeros, ex) if use_x else (zeros, ey)
+            p_c, q_c = (p_x, q_x) if use_x else (p_y, q_y)
+            crossing |= collinear & (
+                np.maximum(np.minimum(a_c, b_c), np.minimum(p_c, q_c))
+                < np.minimum(np.maximum(a_c, b_c), np.maximum(p_c, q_c))
+            )
+        hit |= crossing
+    crossed = (
+        np.stack([cq[hit], cr[hit]], axis=1) if hit.any() else np.zeros((0, 2), dtype=np.int64)
+    )
+    # Only lines parallel to a side can run along one: lattice directions (1,-1), (0,1), (1,1).
+    sides: list[tuple[int, int, int, int]] = []
+    if bx == 0 or abs(bx) == abs(by):
+        near = set(zip(qs, rs, strict=True)) - {(0, 0), (dq, dr)}
+        for q, r in sorted(near):
+            for sq, sr in ((1, 0), (0, 1), (-1, 1)):
+                m = (q + sq, r + sr)
+                if m in near and runs_along((0, 0), (bx, by), *_side_corners((q, r), m)):
+                    sides.append((q, r, m[0], m[1]))
+    side_rows = np.array(sides, dtype=np.int64).reshape(-1, 4)
+    return crossed, side_rows
+
+
+def _side_corners(a: Hex, b: Hex) -> tuple[tuple[int, int], tuple[int, int]]:
+    from onefinity.rules.hexgrid import CORNERS, centre
+
+    ca, cb = centre(a), centre(b)
+    shared = sorted(
+        {(ca[0] + x, ca[1] + y) for x, y in CORNERS} & {(cb[0] + x, cb[1] + y) for x, y in CORNERS}
+    )
+    return shared[0], shared[1]
+
+
+def visibility_by_patterns(board: Board, terrain: Terrain) -> BoolArray:
+    """All-pairs visibility for any board, without per-pair geometry."""
+    n = len(board)
+    hexes = np.array(board.hexes, dtype=np.int64)
+    q0, r0 = hexes[:, 0].min(), hexes[:, 1].min()
+    width, height = hexes[:, 0].max() - q0 + 1, hexes[:, 1].max() - r0 + 1
+    # A padded grid from axial coordinates to board index; n means "no hex" (height 0).
+    pad = 2
+    grid = np.full((int(width) + 2 * pad, int(height) + 2 * pad), n, dtype=np.int64)
+    gq, gr = hexes[:, 0] - q0 + pad, hexes[:, 1] - r0 + pad
+    grid[gq, gr] = np.arange(n)
+    heights = np.append(terrain.heights, 0)
+    clear = np.zeros((n, n), dtype=bool)
+    # Canonical directions: every pair once, from its lower row (or lower q on one row).
+    for dq in range(int(-width - height), int(width + height) + 1):
+        for dr in range(0, int(height)):
+            if dr == 0 and dq <= 0:
+                continue
+            tq, tr = gq + dq, gr + dr
+            inside = (tq >= 0) & (tq < grid.shape[0]) & (tr >= 0) & (tr < grid.shape[1])
+            sources = np.flatnonzero(inside)
+            if not len(sources):
+                continue
+            targets = grid[tq[sources], tr[sources]]
+            on_board = targets < n
+            sources, targets = sources[on_board], targets[on_board]
+            if not len(sources):
+                continue
+            threshold = np.maximum(terrain.levels[sources], terrain.levels[targets])
+            crossed, sides = direction_pattern(dq, dr)
+            sq, sr = gq[sources][:, None], gr[sources][:, None]
+            # Every crossed hex lies within a column of the board's extent, so inside the
+            # padded grid: gather all of this direction's offsets in one step.
+            blocked = (
+                heights[grid[sq + crossed[:, 0], sr + crossed[:, 1]]] > threshold[:, None]
+            ).any(axis=1)
+            if len(sides):
+                first = heights[grid[sq + sides[:, 0], sr + sides[:, 1]]] > threshold[:, None]
+                second = heights[grid[sq + sides[:, 2], sr + sides[:, 3]]] > threshold[:, None]
+                blocked |= (first & second).any(axis=1)
+            clear[sources, targets] = ~blocked
+    clear |= clear.T
+    np.fill_diagonal(clear, True)
+    return clear
+
+
+def board_visibility(board: Board, terrain: Terrain) -> BoolArray:
+    """All-pairs visibility, by the fastest path for the board's size."""
+    if len(board) <= PAIR_GEOMETRY_LIMIT:
+        return visibility(board_geometry(board), terrain)
+    return visibility_by_patterns(board, terrain)

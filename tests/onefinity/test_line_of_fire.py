@@ -194,3 +194,43 @@ def test_point_and_mirror_symmetry_of_the_standard_board():
     assert BOARD.hexes[point[BOARD.index[(0, 0)]]] == (3, 10)
     assert BOARD.hexes[mirror[BOARD.index[(0, 0)]]] == (-5, 10)
     assert all(point[point[i]] == i for i in range(len(BOARD)))
+
+
+@pytest.mark.parametrize(
+    "hexes",
+    [
+        rows_by_columns(11, 9),
+        rows_by_columns(20, 20),
+        rows_by_columns(6, 25),
+        # An irregular board with holes: lines may pass over hexes that are not there.
+        [h for h in rows_by_columns(14, 14) if (h[0] * 7 + h[1] * 3) % 11],
+    ],
+    ids=["standard", "20x20", "6x25", "holes"],
+)
+def test_large_board_patterns_agree_with_the_per_pair_geometry(hexes):
+    from onefinity.rules.lineoffire import visibility_by_patterns
+
+    board = Board.of(hexes)
+    rng = random.Random(len(board))
+    for _ in range(3):
+        layout = {
+            k: rng.choice(["blocking", "elevated", "cover"])
+            for k in rng.sample(range(len(board)), len(board) // 2)
+        }
+        t = Terrain.of(board, layout, RULES)
+        assert np.array_equal(
+            visibility(board_geometry(board), t), visibility_by_patterns(board, t)
+        )
+
+
+def test_a_1600_hex_board_is_checked_by_direction_patterns():
+    from onefinity.rules.lineoffire import PAIR_GEOMETRY_LIMIT, board_visibility
+
+    board = Board.of(rows_by_columns(40, 40))
+    assert len(board) >= 1600 > PAIR_GEOMETRY_LIMIT
+    t = Terrain.of(board, {board.index[(0, 20)]: "blocking"}, RULES)
+    matrix = board_visibility(board, t)
+    assert matrix.shape == (len(board), len(board)) and np.array_equal(matrix, matrix.T)
+    # Spot-check a few pairs against the explaining path.
+    for a, b in [((0, 19), (0, 21)), ((-5, 10), (5, 30)), ((0, 0), (-19, 39))]:
+        assert matrix[board.index[a], board.index[b]] == line_of_fire(board, t, a, b).clear

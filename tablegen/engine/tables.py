@@ -1,0 +1,157 @@
+"""The table document: JSON for tables, read strictly with the path of anything wrong."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from onefinity.rules.hexgrid import (
+    MAX_BOARD_HEXES,
+    Board,
+    BoardError,
+    Hex,
+    rows_by_columns,
+    standard_board,
+)
+from onefinity.rules.ruleset import TableRules
+
+TABLE_FORMAT = "onefinity-table"
+TABLE_VERSION = 1
+MAX_NAME_LENGTH = 120
+
+
+class TableDocumentError(ValueError):
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}" if path else problem)
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    board: Board
+    # Board index -> terrain kind id.
+    terrain: dict[int, str]
+    name: str = "Table"
+    seed: int | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def kind_at(self, hex_: Hex) -> str | None:
+        return self.terrain.get(self.board.index[hex_])
+
+
+def _hex(value: object, path: str) -> Hex:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise TableDocumentError(path, "expected a hex as [q, r], two whole numbers")
+    q, r = value
+    if not (-10_000 < q < 10_000 and -10_000 < r < 10_000):
+        raise TableDocumentError(path, "hex coordinates must be within ±10,000")
+    return (q, r)
+
+
+def _board(value: object, rules: TableRules) -> Board:
+    if not isinstance(value, dict):
+        raise TableDocumentError("board", "expected an object")
+    try:
+        if value.get("standard") is True and len(value) == 1:
+            return standard_board(rules.rows, rules.columns)
+        if set(value) == {"hexes"}:
+            hexes = value["hexes"]
+            if not isinstance(hexes, list):
+                raise TableDocumentError("board.hexes", "expected a list of [q, r]")
+            if len(hexes) > MAX_BOARD_HEXES:
+                raise TableDocumentError(
+                    "board.hexes", f"a board has at most {MAX_BOARD_HEXES} hexes"
+                )
+            return Board.of(_hex(h, f"board.hexes[{i}]") for i, h in enumerate(hexes))
+        if set(value) == {"rows", "columns"}:
+            rows, columns = value["rows"], value["columns"]
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in (rows, columns)):
+                raise TableDocumentError("board", "rows and columns are whole numbers")
+            return Board.of(rows_by_columns(rows, columns))
+    except BoardError as error:
+        raise TableDocumentError("board", str(error)) from None
+    raise TableDocumentError(
+        "board",
+        'expected {"standard": true}, {"hexes": [[q, r], ...]} or {"rows": R, "columns": C}',
+    )
+
+
+def read_table_document(document: object, rules: TableRules) -> TableSpec:
+    if not isinstance(document, dict):
+        raise TableDocumentError("", "expected an object: this is not a table document")
+    allowed = {"format", "version", "name", "board", "terrain", "seed", "params"}
+    for key in document:
+        if key not in allowed:
+            raise TableDocumentError(
+                "", f"unknown key {str(key)[:40]!r} (expected one of: {', '.join(sorted(allowed))})"
+            )
+    if document.get("format") != TABLE_FORMAT:
+        raise TableDocumentError(
+            "format", f"expected {TABLE_FORMAT!r}: this is not a table document"
+        )
+    if document.get("version") != TABLE_VERSION or isinstance(document.get("version"), bool):
+        raise TableDocumentError("version", f"this site reads version {TABLE_VERSION}")
+    name = document.get("name", "Table")
+    if (
+        not isinstance(name, str)
+        or len(name.strip()) > MAX_NAME_LENGTH
+        or any(ord(c) < 32 for c in name)
+    ):
+        raise TableDocumentError("name", f"expected text of at most {MAX_NAME_LENGTH} characters")
+    board = _board(document.get("board", {"standard": True}), rules)
+    terrain_list = document.get("terrain", [])
+    if not isinstance(terrain_list, list):
+        raise TableDocumentError("terrain", 'expected a list of {"hex": [q, r], "kind": ...}')
+    if len(terrain_list) > len(board):
+        raise TableDocumentError(
+            "terrain", f"has {len(terrain_list)} entries for a board of {len(board)} hexes"
+        )
+    terrain: dict[int, str] = {}
+    for i, entry in enumerate(terrain_list):
+        path = f"terrain[{i}]"
+        if not isinstance(entry, dict) or set(entry) != {"hex", "kind"}:
+            raise TableDocumentError(path, 'expected {"hex": [q, r], "kind": ...}')
+        hex_ = _hex(entry["hex"], f"{path}.hex")
+        if hex_ not in board:
+            raise TableDocumentError(f"{path}.hex", f"{list(hex_)} is not on the board")
+        kind = entry["kind"]
+        if kind not in rules.terrain:
+            raise TableDocumentError(f"{path}.kind", f"expected one of: {', '.join(rules.terrain)}")
+        index = board.index[hex_]
+        if index in terrain:
+            raise TableDocumentError(f"{path}.hex", f"{list(hex_)} has terrain twice")
+        terrain[index] = kind
+    seed = document.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise TableDocumentError("seed", "expected a whole number")
+    params = document.get("params", {})
+    if not isinstance(params, dict):
+        raise TableDocumentError("params", "expected an object")
+    return TableSpec(board, terrain, name.strip() or "Table", seed, params)
+
+
+def table_document(table: TableSpec) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "format": TABLE_FORMAT,
+        "version": TABLE_VERSION,
+        "name": table.name,
+    }
+    document["board"] = (
+        {"standard": True}
+        if table.board.standard
+        else {"hexes": [list(h) for h in table.board.hexes]}
+    )
+    document["terrain"] = [
+        {"hex": list(table.board.hexes[i]), "kind": kind}
+        for i, kind in sorted(table.terrain.items())
+    ]
+    if table.seed is not None:
+        document["seed"] = table.seed
+    if table.params:
+        document["params"] = table.params
+    return document

@@ -1,0 +1,230 @@
+"""Table documents, metric definitions on tiny boards, validity, and the generator."""
+
+from __future__ import annotations
+
+import pytest
+
+from onefinity.rules import current_ruleset
+from onefinity.rules.hexgrid import Board, rows_by_columns, standard_board
+from tablegen.engine.generate import GenerationError, Parameters, generate_table, terrain_library
+from tablegen.engine.metrics import check_table, sightlines
+from tablegen.engine.tables import (
+    TableDocumentError,
+    TableSpec,
+    read_table_document,
+    table_document,
+)
+
+RULES = current_ruleset().table
+STANDARD = standard_board(RULES.rows, RULES.columns)
+# A tiny board: rows 0..2 alternating 2 and 3 hexes.
+TINY = Board.of(rows_by_columns(3, 2))
+
+
+def tiny(**kinds: list[tuple[int, int]]) -> TableSpec:
+    return TableSpec(TINY, {TINY.index[h]: kind for kind, hexes in kinds.items() for h in hexes})
+
+
+def test_tiny_board_layout():
+    assert TINY.hexes == ((0, 0), (1, 0), (-1, 1), (0, 1), (1, 1), (-1, 2), (0, 2))
+    assert TINY.edge_row("A") == (0, 1) and TINY.edge_row("B") == (5, 6)
+
+
+def test_coverage_is_terrain_hexes_over_board_hexes():
+    report = check_table(tiny(cover=[(0, 1)], elevated=[(1, 1)]), RULES)
+    assert report.metrics["coverage"] == round(2 / 7, 4)
+    assert report.metrics["terrain_hexes"] == 2
+
+
+def test_edge_lanes_count_clear_pairs_from_edge_to_edge():
+    open_table = check_table(tiny(), RULES)
+    assert open_table.metrics["edge_lanes"] == 4  # every edge-A hex sees every edge-B hex
+    walled = check_table(tiny(blocking=[(-1, 1), (0, 1), (1, 1)]), RULES)
+    assert walled.metrics["edge_lanes"] == 0
+
+
+def test_a_wall_across_the_board_disconnects_it_and_says_which_hexes():
+    report = check_table(tiny(blocking=[(-1, 1), (0, 1), (1, 1)]), RULES)
+    assert not report.metrics["connected"]
+    problem = next(p for p in report.problems if p.code == "table.disconnected")
+    assert set(problem.hexes) == {(0, 0), (1, 0), (-1, 2), (0, 2)}
+
+
+def test_longest_sightline_and_dominance_on_an_open_board():
+    report = check_table(tiny(), RULES)
+    assert report.metrics["longest_sightline"] == 2
+    assert report.metrics["dominance"] == 1.0  # some hex sees every other
+
+
+def test_cover_counts_own_cover_hex_or_a_terrain_neighbour():
+    # Side A's near edge is the whole tiny board (depth <= 2). Cover on the corner hex
+    # (0,0) puts it and its 3 neighbours (1,0), (-1,1), (0,1) in cover; the centre (0,1)
+    # neighbours every hex, so terrain there puts all 7 in cover.
+    assert check_table(tiny(cover=[(0, 0)]), RULES).metrics["sides"]["A"]["cover_near_edge"] == 4
+    assert check_table(tiny(cover=[(0, 1)]), RULES).metrics["sides"]["A"]["cover_near_edge"] == 7
+
+
+def test_high_ground_counts_elevated_hexes_on_each_half():
+    report = check_table(tiny(elevated=[(0, 0), (0, 2), (1, 1)]), RULES)
+    assert report.metrics["sides"]["A"]["high_ground"] == 1
+    assert report.metrics["sides"]["B"]["high_ground"] == 1  # the middle row belongs to neither
+
+
+def test_exposure_is_the_share_of_near_edge_hexes_seen_by_the_enemy():
+    board = standard_board(RULES.rows, RULES.columns)
+    report = check_table(TableSpec(board, {}), RULES)
+    assert report.metrics["sides"]["A"]["exposure"] == 100.0
+    assert report.metrics["sides"]["A"]["near_edge_hexes"] == 9 + 10 + 9
+
+
+@pytest.mark.parametrize(
+    ("coverage", "code"),
+    [(0.39, "table.coverage.low"), (0.51, "table.coverage.high")],
+)
+def test_coverage_outside_the_ruleset_bounds_is_a_problem(coverage, code):
+    count = round(coverage * len(STANDARD))
+    table = TableSpec(STANDARD, {i: "cover" for i in range(count)})
+    assert code in {p.code for p in check_table(table, RULES).problems}
+
+
+def test_coverage_at_the_bounds_is_not_a_problem():
+    for count in (42, 52):  # 40.4 % and 50.0 %
+        table = TableSpec(STANDARD, {i: "cover" for i in range(count)})
+        codes = {p.code for p in check_table(table, RULES).problems}
+        assert not codes & {"table.coverage.low", "table.coverage.high"}
+
+
+def test_unbalanced_sides_are_reported_with_their_numbers():
+    board = STANDARD
+    covered = {i: "cover" for i in range(len(board)) if board.hexes[i][1] <= 1}
+    report = check_table(TableSpec(board, covered), RULES)
+    problem = next(p for p in report.problems if p.code == "table.cover.unbalanced")
+    assert problem.numbers["side_a"] > problem.numbers["side_b"]
+
+
+def test_sightlines_for_the_heat_map():
+    counts = sightlines(check_table(tiny(blocking=[(0, 1)]), RULES))
+    assert counts[TINY.index[(0, 1)]] == 0
+    assert all(c > 0 for i, c in enumerate(counts) if i != TINY.index[(0, 1)])
+
+
+# --- Documents ----------------------------------------------------------------------------
+
+
+def test_a_table_document_round_trips():
+    table, _ = generate_table(RULES, Parameters(seed=3), STANDARD)
+    document = table_document(table)
+    again = read_table_document(document, RULES)
+    assert again.terrain == table.terrain and again.board.hexes == table.board.hexes
+    assert document["board"] == {"standard": True} and document["seed"] == 3
+
+
+def test_custom_boards_from_hex_lists_and_rows_by_columns():
+    by_hexes = read_table_document(
+        {
+            "format": "onefinity-table",
+            "version": 1,
+            "board": {"hexes": [[0, 0], [1, 0], [0, 1]]},
+            "terrain": [],
+        },
+        RULES,
+    )
+    assert len(by_hexes.board) == 3
+    by_rows = read_table_document(
+        {"format": "onefinity-table", "version": 1, "board": {"rows": 40, "columns": 40}}, RULES
+    )
+    assert len(by_rows.board) == 1620
+
+
+@pytest.mark.parametrize(
+    ("document", "path"),
+    [
+        ({"format": "onefinity-force", "version": 1}, "format"),
+        ({"format": "onefinity-table", "version": 2}, "version"),
+        ({"format": "onefinity-table", "version": 1, "board": {"rows": 1, "columns": 3}}, "board"),
+        (
+            {"format": "onefinity-table", "version": 1, "board": {"rows": 100, "columns": 100}},
+            "board",
+        ),
+        (
+            {
+                "format": "onefinity-table",
+                "version": 1,
+                "terrain": [{"hex": [0, 0], "kind": "lava"}],
+            },
+            "terrain[0].kind",
+        ),
+        (
+            {
+                "format": "onefinity-table",
+                "version": 1,
+                "terrain": [{"hex": [50, 50], "kind": "cover"}],
+            },
+            "terrain[0].hex",
+        ),
+        (
+            {
+                "format": "onefinity-table",
+                "version": 1,
+                "terrain": [{"hex": [0, 0], "kind": "cover"}] * 2,
+            },
+            "terrain[1].hex",
+        ),
+        (
+            {"format": "onefinity-table", "version": 1, "terrain": [{"hex": [0], "kind": "cover"}]},
+            "terrain[0].hex",
+        ),
+        ({"format": "onefinity-table", "version": 1, "colour": "red"}, ""),
+    ],
+)
+def test_a_malformed_table_document_names_the_path(document, path):
+    with pytest.raises(TableDocumentError) as caught:
+        read_table_document(document, RULES)
+    assert caught.value.path == path
+
+
+# --- Generation ---------------------------------------------------------------------------
+
+
+def test_generation_is_deterministic_for_a_seed_and_its_parameters():
+    first, _ = generate_table(RULES, Parameters(seed=11, symmetry="mirror"), STANDARD)
+    again, _ = generate_table(RULES, Parameters(seed=11, symmetry="mirror"), STANDARD)
+    other, _ = generate_table(RULES, Parameters(seed=12, symmetry="mirror"), STANDARD)
+    assert first.terrain == again.terrain != other.terrain
+
+
+@pytest.mark.parametrize("symmetry", ["none", "point", "mirror"])
+def test_generated_tables_are_valid_over_many_seeds(symmetry):
+    for seed in range(25):
+        _table, report = generate_table(RULES, Parameters(seed=seed, symmetry=symmetry), STANDARD)
+        assert report.valid, (seed, report.problems)
+        assert report.metrics["edge_lanes"] == 0
+
+
+@pytest.mark.parametrize("symmetry", ["point", "mirror"])
+def test_symmetric_tables_are_symmetric(symmetry):
+    table, _ = generate_table(RULES, Parameters(seed=5, symmetry=symmetry), STANDARD)
+    mapping = STANDARD.symmetry(symmetry)
+    assert all(table.terrain.get(mapping[i]) == kind for i, kind in table.terrain.items())
+
+
+def test_generation_places_pieces_from_the_library():
+    library = terrain_library()
+    assert {"building", "container", "wall", "platform", "crates"} <= set(library.pieces)
+    assert {"balanced", "urban", "industrial"} <= set(library.mixes)
+    table, _ = generate_table(RULES, Parameters(seed=2, mix="urban"), STANDARD)
+    assert {"blocking", "cover"} <= set(table.terrain.values())
+
+
+@pytest.mark.parametrize(
+    ("params", "words"),
+    [
+        (Parameters(seed=1, coverage=0.3), "coverage must be between"),
+        (Parameters(seed=1, symmetry="spiral"), "symmetry must be one of"),
+        (Parameters(seed=1, mix="jungle"), "piece mix must be one of"),
+        (Parameters(seed=-1), "seed"),
+    ],
+)
+def test_bad_parameters_are_refused_clearly(params, words):
+    with pytest.raises(GenerationError, match=words):
+        generate_table(RULES, params, STANDARD)
