@@ -50,6 +50,7 @@ pytest: setup
 bench: setup
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/forcebuilder.py
+	$(BIN)/python benchmarks/tables.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info test-artifacts

@@ -255,10 +255,60 @@ def line_of_fire(board: Board, terrain: Terrain, a: Hex, b: Hex) -> LineOfFire:
 PAIR_GEOMETRY_LIMIT = 400
 
 
+def _symmetries() -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The 12 symmetries of the hex grid about a centre, as integer 2x2 matrices acting on
+    axial (q, r): six rotations by 60 degrees, each with and without a reflection."""
+    rotation = ((0, -1), (1, 1))  # (q, r) -> (-r, q + r)
+    reflection = ((0, 1), (1, 0))  # (q, r) -> (r, q)
+
+    def times(
+        a: tuple[tuple[int, int], tuple[int, int]], b: tuple[tuple[int, int], tuple[int, int]]
+    ) -> tuple[tuple[int, int], tuple[int, int]]:
+        return (
+            (a[0][0] * b[0][0] + a[0][1] * b[1][0], a[0][0] * b[0][1] + a[0][1] * b[1][1]),
+            (a[1][0] * b[0][0] + a[1][1] * b[1][0], a[1][0] * b[0][1] + a[1][1] * b[1][1]),
+        )
+
+    group = []
+    turn = ((1, 0), (0, 1))
+    for _ in range(6):
+        group.append(turn)
+        group.append(times(turn, reflection))
+        turn = times(rotation, turn)
+    return group
+
+
+SYMMETRIES = _symmetries()
+
+
 @functools.lru_cache(maxsize=20_000)
 def direction_pattern(dq: int, dr: int) -> tuple[IntArray, IntArray]:
     """Axial offsets of the hexes crossed by the line from (0, 0) to (dq, dr), and the
-    shared sides it runs along as rows (q1, r1, q2, r2)."""
+    shared sides it runs along as rows (q1, r1, q2, r2).
+
+    A symmetry of the grid maps a line's pattern onto its image's, so only one direction
+    per orbit of the 12 symmetries is computed; the others are mapped from it.
+    """
+    images = [((m[0][0] * dq + m[0][1] * dr, m[1][0] * dq + m[1][1] * dr), m) for m in SYMMETRIES]
+    canonical = min(image for image, _ in images)
+    crossed, sides = _direction_pattern(*canonical)
+    # Find h with h(canonical) = d: the pattern of d is h applied to the canonical pattern.
+    for h in SYMMETRIES:
+        if (
+            h[0][0] * canonical[0] + h[0][1] * canonical[1],
+            h[1][0] * canonical[0] + h[1][1] * canonical[1],
+        ) == (dq, dr):
+            matrix = np.array(h, dtype=np.int64)
+            mapped_crossed = crossed @ matrix.T
+            mapped_sides = np.concatenate(
+                [sides[:, :2] @ matrix.T, sides[:, 2:] @ matrix.T], axis=1
+            )
+            return mapped_crossed, mapped_sides.reshape(-1, 4)
+    raise AssertionError("the symmetry group maps every direction's canonical form back")
+
+
+@functools.lru_cache(maxsize=4_000)
+def _direction_pattern(dq: int, dr: int) -> tuple[IntArray, IntArray]:
     bx, by = 2 * dq + dr, 3 * dr
     r_lo, r_hi = min(0, dr) - 1, max(0, dr) + 1
     x_lo, x_hi = min(0, bx) - 1, max(0, bx) + 1

@@ -234,3 +234,20 @@ def test_a_1600_hex_board_is_checked_by_direction_patterns():
     # Spot-check a few pairs against the explaining path.
     for a, b in [((0, 19), (0, 21)), ((-5, 10), (5, 30)), ((0, 0), (-19, 39))]:
         assert matrix[board.index[a], board.index[b]] == line_of_fire(board, t, a, b).clear
+
+
+def test_patterns_mapped_by_symmetry_equal_the_directly_computed_ones():
+    from onefinity.rules.lineoffire import _direction_pattern, direction_pattern
+
+    for dq in range(-12, 13):
+        for dr in range(-12, 13):
+            if (dq, dr) == (0, 0):
+                continue
+            mapped_crossed, mapped_sides = direction_pattern(dq, dr)
+            direct_crossed, direct_sides = _direction_pattern(dq, dr)
+            assert {tuple(x) for x in mapped_crossed} == {tuple(x) for x in direct_crossed}, (
+                dq,
+                dr,
+            )
+            as_sides = lambda rows: {frozenset({(a, b), (c, d)}) for a, b, c, d in rows}  # noqa: E731
+            assert as_sides(mapped_sides) == as_sides(direct_sides), (dq, dr)

@@ -228,3 +228,31 @@ def test_generation_places_pieces_from_the_library():
 def test_bad_parameters_are_refused_clearly(params, words):
     with pytest.raises(GenerationError, match=words):
         generate_table(RULES, params, STANDARD)
+
+
+def test_a_tournament_pack_has_distinct_valid_tables_within_tolerance():
+    from tablegen.engine.packs import fairness, pack_tolerance, tournament_pack
+
+    progress = []
+    pack = tournament_pack(
+        RULES,
+        STANDARD,
+        8,
+        Parameters(seed=40),
+        progress=lambda done, total: progress.append((done, total)),
+    )
+    assert len(pack.tables) == 8
+    assert len({frozenset(t.terrain.items()) for t, _ in pack.tables}) == 8
+    assert all(report.valid for _, report in pack.tables)
+    tolerance = pack_tolerance()
+    values = [fairness(r) for _, r in pack.tables]
+    for key, limit in tolerance.items():
+        assert max(v[key] for v in values) - min(v[key] for v in values) <= limit
+    assert progress[-1] == (8, 8) and [d for d, _ in progress] == sorted(d for d, _ in progress)
+
+
+def test_a_pack_size_out_of_range_is_refused():
+    from tablegen.engine.packs import tournament_pack
+
+    with pytest.raises(GenerationError, match="from 1 to 200"):
+        tournament_pack(RULES, STANDARD, 0, Parameters(seed=1))
