@@ -5,6 +5,7 @@ from forcebuilder.accounts import signup
 urlpatterns = [
     path("", include("onefinity.urls")),
     path("", include("forcebuilder.urls")),
+    path("", include("tablegen.urls")),
     path("accounts/signup/", signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
 ]

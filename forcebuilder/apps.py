@@ -6,4 +6,4 @@ class ForcebuilderConfig(AppConfig):
     verbose_name = "Force builder"
 
     def ready(self) -> None:
-        from forcebuilder import ownership  # noqa: F401  (connects the login signal)
+        from onefinity import ownership  # noqa: F401  (connects the login signal)

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import secrets
 from dataclasses import replace
 from typing import Any
 
@@ -8,25 +7,15 @@ from django.conf import settings
 from django.db import models, transaction
 from django.urls import reverse
 
+from onefinity.ownership import OwnedQuerySet, new_share_code
 from onefinity.rules import ForceSpec, force_document, read_force_document
 
 # How many past versions of a list are kept for undo.
 KEPT_REVISIONS = 100
 
 
-def new_share_code() -> str:
-    # 16 random bytes: 128 bits, far beyond guessing.
-    return secrets.token_urlsafe(16)
-
-
-class ForceQuerySet(models.QuerySet["Force"]):
-    def owned_by(self, user: Any, anonymous_owner: str | None) -> ForceQuerySet:
-        """The lists of a signed-in user, or of this browser before it signs in."""
-        if user is not None and user.is_authenticated:
-            return self.filter(owner=user)
-        if anonymous_owner:
-            return self.filter(owner=None, anonymous_owner=anonymous_owner)
-        return self.none()
+class ForceQuerySet(OwnedQuerySet["Force"]):
+    pass
 
 
 class Force(models.Model):

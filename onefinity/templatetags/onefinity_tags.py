@@ -66,3 +66,8 @@ def get_weapon(weapons: dict[str, CatalogueEntry], weapon_id: str) -> CatalogueE
 def get_unit_type(unit_types: dict[str, object], unit_type_id: str) -> str:
     unit_type = unit_types.get(unit_type_id)
     return getattr(unit_type, "name", unit_type_id)
+
+
+@register.filter
+def get_item(mapping: dict[str, object], key: str) -> object:
+    return mapping.get(key)

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
+import time
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from statistics import median
+from typing import Any
 
 from onefinity.rules.hexgrid import Board
 from onefinity.rules.ruleset import TableRules
 from tablegen.engine.generate import PIECES_FILE, GenerationError, Parameters, generate_table
-from tablegen.engine.metrics import TableReport
-from tablegen.engine.tables import TableSpec
+from tablegen.engine.metrics import TableReport, check_table
+from tablegen.engine.tables import TableSpec, read_table_document, table_document
 
 MAX_PACK = 200
 
@@ -55,6 +59,100 @@ class Pack:
 CENTRE_SAMPLE = 20
 
 
+@dataclass
+class PackState:
+    """Where a pack's generation stands, as plain data so it can be resumed later."""
+
+    seed: int
+    candidates: int = 0
+    centre: dict[str, float] | None = None
+    sample: list[dict[str, Any]] = field(default_factory=list)
+    seen: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "candidates": self.candidates,
+            "centre": self.centre,
+            "sample": self.sample,
+            "seen": self.seen,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PackState:
+        return cls(
+            int(data["seed"]),
+            int(data["candidates"]),
+            data["centre"],
+            list(data["sample"]),
+            list(data["seen"]),
+        )
+
+
+def _layout_key(table: TableSpec) -> str:
+    return hashlib.sha1(json.dumps(sorted(table.terrain.items())).encode()).hexdigest()
+
+
+def advance(
+    state: PackState,
+    rules: TableRules,
+    board: Board,
+    params: Parameters,
+    count: int,
+    accepted: int,
+    budget_seconds: float | None = None,
+) -> list[tuple[TableSpec, TableReport]]:
+    """Generate candidates until `count` are accepted in all, the candidate limit is
+    reached, or the time budget is spent; return the newly accepted tables.
+
+    A table is accepted when within half the tolerance of the centre (the median of the
+    first candidates), so any two accepted tables are within tolerance of each other.
+    """
+    if not 1 <= count <= MAX_PACK:
+        raise GenerationError(f"a pack has from 1 to {MAX_PACK} tables")
+    tolerance = pack_tolerance()
+    limit = max(count * 10, 100)
+    started = time.perf_counter()
+    new: list[tuple[TableSpec, TableReport]] = []
+    seen = set(state.seen)
+    while accepted + len(new) < count and state.candidates < limit:
+        if budget_seconds is not None and time.perf_counter() - started > budget_seconds:
+            break
+        table, report = generate_table(
+            rules, replace(params, seed=state.seed), board, name=f"Table {state.seed}"
+        )
+        state.seed += 1
+        key = _layout_key(table)
+        if key in seen:
+            continue
+        seen.add(key)
+        state.seen.append(key)
+        state.candidates += 1
+        if state.centre is None:
+            state.sample.append({"document": table_document(table), "fairness": fairness(report)})
+            if len(state.sample) < min(CENTRE_SAMPLE, count):
+                continue
+            values = [entry["fairness"] for entry in state.sample]
+            state.centre = {k: median(v[k] for v in values) for k in tolerance}
+            pending = [
+                (read_table_document(e["document"], rules), e["fairness"]) for e in state.sample
+            ]
+            state.sample = []
+        else:
+            pending = [(table, fairness(report))]
+        for candidate, values_one in pending:
+            if accepted + len(new) < count and all(
+                abs(values_one[k] - state.centre[k]) <= tolerance[k] / 2 for k in tolerance
+            ):
+                new.append((candidate, check_table(candidate, rules)))
+    if accepted + len(new) < count and state.candidates >= limit:
+        raise GenerationError(
+            f"only {accepted + len(new)} of {count} tables within tolerance after {state.candidates} candidates; "
+            "widen pack_tolerance or change the parameters"
+        )
+    return new
+
+
 def tournament_pack(
     rules: TableRules,
     board: Board,
@@ -62,54 +160,18 @@ def tournament_pack(
     params: Parameters,
     progress: Callable[[int, int], None] | None = None,
 ) -> Pack:
-    """Accept tables within half the tolerance of a centre (the median of the first
-    candidates), so any two accepted tables are within tolerance of each other."""
     if not 1 <= count <= MAX_PACK:
         raise GenerationError(f"a pack has from 1 to {MAX_PACK} tables")
-    tolerance = pack_tolerance()
-    seen: set[frozenset[tuple[int, str]]] = set()
-    sample: list[tuple[TableSpec, TableReport]] = []
+    state = PackState(seed=params.seed)
     accepted: list[tuple[TableSpec, TableReport]] = []
-    centre: dict[str, float] | None = None
-    limit = max(count * 10, 100)
-    seed = params.seed
-    candidates = 0
-    while len(accepted) < count and candidates < limit:
-        table, report = generate_table(
-            rules, replace(params, seed=seed), board, name=f"Table {seed}"
-        )
-        seed += 1
-        layout = frozenset(table.terrain.items())
-        if layout in seen:
-            continue
-        seen.add(layout)
-        candidates += 1
-        if centre is None:
-            sample.append((table, report))
-            if len(sample) < min(CENTRE_SAMPLE, count):
-                continue
-            values = [fairness(r) for _, r in sample]
-            centre = {k: median(v[k] for v in values) for k in tolerance}
-            pending = sample
-        else:
-            pending = [(table, report)]
-        for candidate in pending:
-            values_one = fairness(candidate[1])
-            if (
-                all(abs(values_one[k] - centre[k]) <= tolerance[k] / 2 for k in tolerance)
-                and len(accepted) < count
-            ):
-                accepted.append(candidate)
-                if progress:
-                    progress(len(accepted), count)
-    if len(accepted) < count:
-        raise GenerationError(
-            f"only {len(accepted)} of {count} tables within tolerance after {candidates} candidates; "
-            "widen pack_tolerance or change the parameters"
-        )
+    while len(accepted) < count:
+        accepted += advance(state, rules, board, params, count, len(accepted), budget_seconds=0.25)
+        if progress:
+            progress(len(accepted), count)
     values = [fairness(r) for _, r in accepted]
+    tolerance = pack_tolerance()
     spread = {k: round(max(v[k] for v in values) - min(v[k] for v in values), 4) for k in tolerance}
     named = tuple(
         (replace(t, name=f"Table {n + 1} (seed {t.seed})"), r) for n, (t, r) in enumerate(accepted)
     )
-    return Pack(named, spread, candidates)
+    return Pack(named, spread, state.candidates)

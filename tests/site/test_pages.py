@@ -95,6 +95,7 @@ def test_load_demo_creates_the_demo_account_once(settings):
     call_command("load_demo")
     demo = get_user_model().objects.get(username="demo")
     assert demo.forces.count() == 3  # the example lists, once
+    assert demo.tables.count() == 2
 
 
 def test_load_demo_refuses_without_debug(settings):

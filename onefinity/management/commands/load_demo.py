@@ -1,4 +1,4 @@
-"""Load the demo data for `make run`: a demo account holding the example force lists."""
+"""Load the demo data for `make run`: a demo account holding the example lists and tables."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from django.core.management.base import BaseCommand, CommandError
 from forcebuilder.models import Force
 from onefinity.examples import example_forces
 from onefinity.rules import library
+from onefinity.rules.hexgrid import standard_board
+from tablegen.engine.generate import Parameters, generate_table
+from tablegen.models import Table
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "onefinity-demo"
@@ -42,3 +45,18 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"Demo list {example.force.name!r}: {example.report.points} points, {verdict}."
             )
+        rules = current.table
+        for seed, symmetry in ((2026, "point"), (1111, "mirror")):
+            name = f"Demo table {seed} ({symmetry} symmetry)"
+            if Table.objects.filter(owner=user, name=name).exists():
+                continue
+            spec, _ = generate_table(
+                rules,
+                Parameters(seed=seed, symmetry=symmetry),
+                standard_board(rules.rows, rules.columns),
+                name,
+            )
+            table = Table(owner=user)
+            table.set_spec(spec)
+            table.save()
+            self.stdout.write(f"Demo table {name!r}.")

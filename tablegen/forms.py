@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
+
+from onefinity.rules import current_ruleset
+from tablegen.engine.generate import SYMMETRIES, terrain_library
+from tablegen.engine.packs import MAX_PACK
+
+
+class GenerateForm(forms.Form):
+    seed = forms.IntegerField(
+        label="Seed",
+        required=False,
+        min_value=0,
+        max_value=2**62,
+        help_text="Leave empty for a new random table.",
+    )
+    coverage = forms.FloatField(
+        label="Coverage", initial=0.45, help_text="Share of hexes with terrain."
+    )
+    symmetry = forms.ChoiceField(
+        label="Symmetry", choices=[(s, s.capitalize()) for s in SYMMETRIES], initial="point"
+    )
+    mix = forms.ChoiceField(label="Piece mix", initial="balanced")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        rules = current_ruleset().table
+        coverage = self.fields["coverage"]
+        coverage.validators += [
+            MinValueValidator(rules.coverage_min),
+            MaxValueValidator(rules.coverage_max),
+        ]
+        coverage.widget.attrs.update(
+            {"step": "0.01", "min": rules.coverage_min, "max": rules.coverage_max}
+        )
+        mix = self.fields["mix"]
+        assert isinstance(mix, forms.ChoiceField)
+        mix.choices = [(key, name) for key, (name, _) in terrain_library().mixes.items()]
+
+
+class PackForm(GenerateForm):
+    count = forms.IntegerField(
+        label="Tables in the pack", min_value=1, max_value=MAX_PACK, initial=12
+    )
+    name = forms.CharField(label="Pack name", max_length=120, initial="Tournament pack")
+
+
+class EmptyBoardForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=120, initial="My table")
+    rows = forms.IntegerField(label="Rows", min_value=2, max_value=40, initial=11)
+    columns = forms.IntegerField(label="Columns", min_value=1, max_value=40, initial=9)

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from onefinity.ownership import OwnedQuerySet, new_share_code
+from onefinity.rules import current_ruleset
+from tablegen.engine.tables import TableSpec, read_table_document, table_document
+
+
+class Table(models.Model):
+    """A saved hex table, kept as its table document."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="tables",
+    )
+    anonymous_owner = models.CharField(max_length=64, blank=True, db_index=True)
+    name = models.CharField(max_length=120)
+    document = models.JSONField()
+    share_code = models.CharField(max_length=32, unique=True, default=new_share_code)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = OwnedQuerySet["Table"].as_manager()
+
+    class Meta:
+        ordering = ["-updated"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tablegen:table", args=[self.pk])
+
+    def get_share_url(self) -> str:
+        return reverse("tablegen:shared", args=[self.share_code])
+
+    def to_spec(self) -> TableSpec:
+        return read_table_document(self.document | {"name": self.name}, current_ruleset().table)
+
+    def set_spec(self, spec: TableSpec) -> None:
+        self.name = spec.name
+        self.document = table_document(spec)
+
+
+class Pack(models.Model):
+    """A tournament pack being generated, step by step, and then kept for download."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="packs",
+    )
+    anonymous_owner = models.CharField(max_length=64, blank=True, db_index=True)
+    name = models.CharField(max_length=120)
+    count = models.PositiveIntegerField()
+    params = models.JSONField()
+    # The generator's state between steps, and the accepted tables as documents.
+    state = models.JSONField(default=dict)
+    tables = models.JSONField(default=list)
+    error = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = OwnedQuerySet["Pack"].as_manager()
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tablegen:pack", args=[self.pk])
+
+    @property
+    def done(self) -> bool:
+        return len(self.tables) >= self.count or bool(self.error)
+
+    @property
+    def percent(self) -> int:
+        return int(100 * len(self.tables) / self.count) if self.count else 100
+
+    def table_specs(self) -> list[TableSpec]:
+        rules = current_ruleset().table
+        return [read_table_document(document, rules) for document in self.tables]
+
+    def summary(self) -> dict[str, Any]:
+        return {"count": self.count, "made": len(self.tables), **self.params}

@@ -1,0 +1,28 @@
+from django.urls import path
+
+from tablegen import views
+
+app_name = "tablegen"
+
+urlpatterns = [
+    path("tables/", views.table_list, name="list"),
+    path("tables/new/", views.table_new, name="new"),
+    path("tables/save/", views.table_save, name="save"),
+    path("tables/empty/", views.table_empty, name="empty"),
+    path("tables/packs/new/", views.pack_new, name="pack-new"),
+    path("tables/packs/<int:pk>/", views.pack_detail, name="pack"),
+    path("tables/packs/<int:pk>/pack.pdf", views.pack_pdf, name="pack-pdf"),
+    path("tables/packs/<int:pk>/pack.zip", views.pack_zip, name="pack-zip"),
+    path("tables/<int:pk>/", views.table_detail, name="table"),
+    path("tables/<int:pk>/terrain/", views.table_terrain, name="terrain"),
+    path("tables/<int:pk>/rename/", views.table_rename, name="rename"),
+    path("tables/<int:pk>/delete/", views.table_delete, name="delete"),
+    path("tables/<int:pk>/table.json", views.table_json, name="json"),
+    path("tables/<int:pk>/table.png", views.table_png, name="png"),
+    path("tables/<int:pk>/setup.pdf", views.table_pdf, name="pdf"),
+    path("t/<str:code>/", views.table_shared, name="shared"),
+    path("t/<str:code>/copy/", views.table_copy, name="copy"),
+    path("t/<str:code>/table.json", views.table_json, name="shared-json"),
+    path("t/<str:code>/table.png", views.table_png, name="shared-png"),
+    path("t/<str:code>/setup.pdf", views.table_pdf, name="shared-pdf"),
+]

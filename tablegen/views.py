@@ -1,0 +1,515 @@
+from __future__ import annotations
+
+import io
+import json
+import secrets
+import zipfile
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.http import urlencode
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from weasyprint import HTML
+
+from onefinity.http import HtmxHttpRequest
+from onefinity.ownership import get_owned_or_404, get_shared_or_404, owned, owner_fields
+from onefinity.rules import current_ruleset
+from onefinity.rules.hexgrid import Board, Hex, rows_by_columns, standard_board
+from onefinity.rules.lineoffire import line_of_fire
+from tablegen.engine.generate import GenerationError, Parameters, generate_table
+from tablegen.engine.metrics import TableReport, check_table, sightlines
+from tablegen.engine.packs import PackState, advance
+from tablegen.engine.render import Overlay, legend, pieces, png, svg
+from tablegen.engine.tables import TableSpec, table_document
+from tablegen.forms import EmptyBoardForm, GenerateForm, PackForm
+from tablegen.models import Pack, Table
+
+MODES = {
+    "terrain": "Terrain",
+    "lof": "Line of fire",
+    "sightlines": "Heat map: hexes seen",
+    "exposure-a": "Heat map: side A's exposure",
+    "exposure-b": "Heat map: side B's exposure",
+}
+KIND_CYCLE = [None, "cover", "elevated", "blocking"]
+PACK_STEP_SECONDS = 0.3
+
+
+def _rules():  # type: ignore[no-untyped-def]
+    return current_ruleset().table
+
+
+def _board():  # type: ignore[no-untyped-def]
+    rules = _rules()
+    return standard_board(rules.rows, rules.columns)
+
+
+def _hex_param(value: str | None, table: TableSpec) -> Hex | None:
+    try:
+        q, r = (int(part) for part in (value or "").split(","))
+    except ValueError:
+        return None
+    return (q, r) if (q, r) in table.board else None
+
+
+def _overlay(
+    table: TableSpec, report: TableReport, mode: str, source: Hex | None, target: Hex | None
+) -> tuple[Overlay, Any]:
+    board = table.board
+    explanation = None
+    if mode == "lof" and source is not None:
+        i = board.index[source]
+        standable = report.terrain.standable
+        seen = frozenset(
+            board.hexes[k]
+            for k in range(len(board))
+            if report.clear[i, k] and standable[k] and k != i
+        )
+        blockers: frozenset[Hex] = frozenset()
+        if target is not None:
+            explanation = line_of_fire(board, report.terrain, source, target)
+            blockers = frozenset(explanation.blocked_by) | frozenset(
+                h for pair in explanation.blocked_along for h in pair
+            )
+        return Overlay(source=source, seen=seen, target=target, blockers=blockers), explanation
+    if mode == "sightlines":
+        counts = sightlines(report)
+        top = max(counts) or 1
+        return Overlay(heat=[c / top for c in counts], heat_label="hexes seen"), None
+    if mode in ("exposure-a", "exposure-b"):
+        enemy = "B" if mode == "exposure-a" else "A"
+        depth = _rules().near_edge_depth
+        watchers = [
+            k
+            for k in range(len(board))
+            if report.terrain.standable[k] and board.depth_from_edge(k, enemy) <= depth
+        ]
+        counts = report.clear[:, watchers].sum(axis=1) if watchers else [0] * len(board)
+        top = max(int(c) for c in counts) or 1
+        return Overlay(
+            heat=[int(c) / top for c in counts], heat_label=f"seen from side {enemy}'s edge"
+        ), None
+    return Overlay(), None
+
+
+def _table_context(
+    request: HtmxHttpRequest, table: TableSpec, base: str, editable: bool, edit_url: str = ""
+) -> dict[str, Any]:
+    report = check_table(table, _rules())
+    mode = request.GET.get("mode", "terrain")
+    if mode not in MODES:
+        mode = "terrain"
+    source = _hex_param(request.GET.get("from"), table)
+    target = _hex_param(request.GET.get("to"), table)
+    selected = _hex_param(request.GET.get("hex"), table)
+    overlay, explanation = _overlay(table, report, mode, source, target)
+    if selected is not None and mode == "terrain":
+        overlay = Overlay(highlighted=frozenset({selected}))
+    problem_hexes = frozenset(h for p in report.problems for h in p.hexes)
+
+    # `base` may already carry a query (the generate page's parameters).
+    joiner = "&" if "?" in base else "?"
+
+    def at(**query: str) -> str:
+        return f"{base}{joiner}{urlencode(query)}"
+
+    def spot(hex_: Hex) -> str:
+        return f"{hex_[0]},{hex_[1]}"
+
+    def link(hex_: Hex) -> str:
+        if mode == "lof":
+            if source is None or hex_ == source:
+                return at(mode="lof", **{"from": spot(hex_)})
+            return at(mode="lof", to=spot(hex_), **{"from": spot(source)})
+        if mode == "terrain" and editable:
+            return at(mode="terrain", hex=spot(hex_))
+        return at(mode="lof", **{"from": spot(hex_)})
+
+    def attributes(hex_: Hex) -> str:
+        if mode == "terrain" and editable:
+            vals = escape(json.dumps({"q": hex_[0], "r": hex_[1]}))
+            return f' hx-post="{escape(edit_url)}" hx-vals="{vals}" hx-target="#table-view" hx-swap="outerHTML"'
+        return f' hx-get="{escape(link(hex_))}" hx-target="#table-view" hx-swap="outerHTML" hx-push-url="true"'
+
+    picture = svg(table, overlay, link, attributes, title=f"{table.name}: {MODES[mode]}")
+    return {
+        "spec": table,
+        "report": report,
+        "metrics": report.metrics,
+        "picture": picture,
+        "mode": mode,
+        "modes": MODES,
+        "mode_links": {key: at(mode=key) for key in MODES},
+        "base": base,
+        "source": source,
+        "target": target,
+        "selected": selected,
+        "selected_kind": table.kind_at(selected) if selected else None,
+        "explanation": explanation,
+        "editable": editable,
+        "edit_url": edit_url,
+        "legend": legend(),
+        "heat_label": overlay.heat_label,
+        "problem_hexes": sorted(problem_hexes),
+        "kinds": [
+            ("", "Open ground"),
+            ("cover", "Cover"),
+            ("elevated", "Elevated"),
+            ("blocking", "Blocking"),
+        ],
+    }
+
+
+def _render_table(
+    request: HtmxHttpRequest, template: str, context: dict[str, Any], status: int = 200
+) -> HttpResponse:
+    name = f"{template}#table-view" if request.htmx else template
+    return render(request, name, context, status=status)
+
+
+# --- Generate -------------------------------------------------------------------------------
+
+
+@require_GET
+def table_new(request: HtmxHttpRequest) -> HttpResponse:
+    """Generate from parameters in the URL: the URL itself is the permalink."""
+    if "regenerate" in request.GET or ("coverage" in request.GET and not request.GET.get("seed")):
+        params = request.GET.copy()
+        params["seed"] = str(secrets.randbelow(2**31))
+        params.pop("regenerate", None)
+        return redirect(f"{reverse('tablegen:new')}?{params.urlencode()}")
+    form = GenerateForm(request.GET if "seed" in request.GET else None)
+    context: dict[str, Any] = {"form": form, "empty_form": EmptyBoardForm()}
+    if form.is_bound and form.is_valid():
+        params = Parameters(
+            seed=form.cleaned_data["seed"],
+            coverage=round(form.cleaned_data["coverage"], 3),
+            symmetry=form.cleaned_data["symmetry"],
+            mix=form.cleaned_data["mix"],
+        )
+        try:
+            table, _ = generate_table(_rules(), params, _board())
+        except GenerationError as error:
+            context["error"] = str(error)
+        else:
+            # The permalink: the generation parameters alone reproduce the table.
+            query = urlencode(
+                {
+                    "seed": params.seed,
+                    "coverage": params.coverage,
+                    "symmetry": params.symmetry,
+                    "mix": params.mix,
+                }
+            )
+            base = f"{reverse('tablegen:new')}?{query}"
+            context |= _table_context(request, table, base=base, editable=False)
+            context |= {"params": params, "permalink": request.build_absolute_uri(base)}
+    elif form.is_bound:
+        return render(request, "tablegen/new.html", context, status=400)
+    return _render_table(request, "tablegen/new.html", context)
+
+
+@require_POST
+def table_save(request: HtmxHttpRequest) -> HttpResponse:
+    form = GenerateForm(request.POST)
+    if not form.is_valid() or form.cleaned_data["seed"] is None:
+        messages.error(request, "Those parameters cannot make a table.")
+        return redirect("tablegen:new")
+    params = Parameters(
+        seed=form.cleaned_data["seed"],
+        coverage=round(form.cleaned_data["coverage"], 3),
+        symmetry=form.cleaned_data["symmetry"],
+        mix=form.cleaned_data["mix"],
+    )
+    try:
+        spec, _ = generate_table(_rules(), params, _board())
+    except GenerationError as error:
+        messages.error(request, str(error))
+        return redirect("tablegen:new")
+    table = Table(**owner_fields(request))
+    table.set_spec(spec)
+    table.save()
+    messages.success(request, f"{table.name} saved.")
+    return redirect(table)
+
+
+@require_POST
+def table_empty(request: HtmxHttpRequest) -> HttpResponse:
+    """Build your own: an empty board of any size up to 40 x 40, opened in the editor."""
+    form = EmptyBoardForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request, "tablegen/new.html", {"form": GenerateForm(), "empty_form": form}, status=400
+        )
+    rules = _rules()
+    rows, columns = form.cleaned_data["rows"], form.cleaned_data["columns"]
+    standard = (rows, columns) == (rules.rows, rules.columns)
+    board = Board.of(rows_by_columns(rows, columns), standard=standard)
+    table = Table(**owner_fields(request))
+    table.set_spec(TableSpec(board, {}, form.cleaned_data["name"].strip() or "My table"))
+    table.save()
+    messages.success(request, f"An empty {rows} x {columns} board: click hexes to place terrain.")
+    return redirect(table)
+
+
+# --- My tables ---------------------------------------------------------------------------------
+
+
+@require_GET
+def table_list(request: HtmxHttpRequest) -> HttpResponse:
+    rows = []
+    for table in owned(request, Table):
+        report = check_table(table.to_spec(), _rules())
+        rows.append({"table": table, "report": report})
+    packs = owned(request, Pack)[:20]
+    return render(request, "tablegen/list.html", {"rows": rows, "packs": packs})
+
+
+@require_GET
+def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    table = get_owned_or_404(request, Table, pk)
+    context = _table_context(
+        request,
+        table.to_spec(),
+        base=table.get_absolute_url(),
+        editable=True,
+        edit_url=reverse("tablegen:terrain", args=[pk]),
+    )
+    return _render_table(request, "tablegen/table.html", context | {"table": table})
+
+
+@require_POST
+def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Set (kind given) or cycle (no kind) one hex's terrain."""
+    table = get_owned_or_404(request, Table, pk)
+    spec = table.to_spec()
+    try:
+        hex_ = (int(request.POST.get("q", "")), int(request.POST.get("r", "")))
+    except ValueError:
+        hex_ = None
+    if hex_ is None or hex_ not in spec.board:
+        messages.error(request, "That hex is not on the table.")
+        return redirect(table)
+    index = spec.board.index[hex_]
+    if "kind" in request.POST:
+        kind = request.POST["kind"] or None
+        if kind not in KIND_CYCLE:
+            messages.error(request, "Choose open ground, cover, elevated or blocking.")
+            return redirect(table)
+    else:
+        kind = KIND_CYCLE[(KIND_CYCLE.index(spec.terrain.get(index)) + 1) % len(KIND_CYCLE)]
+    if kind is None:
+        spec.terrain.pop(index, None)
+    else:
+        spec.terrain[index] = kind
+    table.set_spec(spec)
+    table.save()
+    if request.htmx:
+        context = _table_context(
+            request,
+            spec,
+            base=table.get_absolute_url(),
+            editable=True,
+            edit_url=reverse("tablegen:terrain", args=[pk]),
+        )
+        return render(request, "tablegen/table.html#table-view", context | {"table": table})
+    return redirect(f"{table.get_absolute_url()}?mode=terrain&hex={hex_[0]},{hex_[1]}")
+
+
+@require_POST
+def table_rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    table = get_owned_or_404(request, Table, pk)
+    name = " ".join(request.POST.get("name", "").split())
+    if not name or len(name) > 120:
+        messages.error(request, "A table name has 1 to 120 characters.")
+    else:
+        table.name = name
+        table.document = table.document | {"name": name}
+        table.save()
+        messages.success(request, "Renamed.")
+    return redirect(table)
+
+
+@require_http_methods(["GET", "POST"])
+def table_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    table = get_owned_or_404(request, Table, pk)
+    if request.method == "POST":
+        table.delete()
+        messages.success(request, f"{table.name} deleted.")
+        return redirect("tablegen:list")
+    return render(request, "tablegen/delete.html", {"table": table})
+
+
+# --- Shared, downloads --------------------------------------------------------------------
+
+
+def _readable(request: HtmxHttpRequest, pk: int | None, code: str | None) -> Table:
+    if code is not None:
+        return get_shared_or_404(Table, code)
+    if pk is None:
+        raise Http404("Not found")
+    return get_owned_or_404(request, Table, pk)
+
+
+@require_GET
+def table_shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    table = get_shared_or_404(Table, code)
+    context = _table_context(request, table.to_spec(), base=table.get_share_url(), editable=False)
+    return _render_table(request, "tablegen/shared.html", context | {"table": table})
+
+
+@require_POST
+def table_copy(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    original = get_shared_or_404(Table, code)
+    copy = Table(name=original.name, document=original.document, **owner_fields(request))
+    copy.save()
+    messages.success(request, f"{copy.name} copied to your tables.")
+    return redirect(copy)
+
+
+def _download(content: bytes | str, content_type: str, name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@require_GET
+def table_json(
+    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
+) -> JsonResponse:
+    table = _readable(request, pk, code)
+    response = JsonResponse(table_document(table.to_spec()), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = (
+        f'attachment; filename="{slugify(table.name) or "table"}.json"'
+    )
+    return response
+
+
+@require_GET
+def table_png(
+    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
+) -> HttpResponse:
+    table = _readable(request, pk, code)
+    return _download(png(table.to_spec()), "image/png", f"{slugify(table.name) or 'table'}.png")
+
+
+def _setup_sheets(specs: list[TableSpec], title: str, request: HtmxHttpRequest) -> bytes:
+    rules = _rules()
+    sheets = []
+    for spec in specs:
+        report = check_table(spec, rules)
+        sheets.append(
+            {"spec": spec, "report": report, "picture": svg(spec), "pieces": pieces(spec)}
+        )
+    html = render_to_string(
+        "tablegen/setup.html",
+        {"sheets": sheets, "title": title, "legend": legend()},
+        request=request,
+    )
+    pdf: bytes = HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf()
+    return pdf
+
+
+@require_GET
+def table_pdf(
+    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
+) -> HttpResponse:
+    table = _readable(request, pk, code)
+    pdf = _setup_sheets([table.to_spec()], table.name, request)
+    return _download(pdf, "application/pdf", f"{slugify(table.name) or 'table'}-setup.pdf")
+
+
+# --- Tournament packs ------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def pack_new(request: HtmxHttpRequest) -> HttpResponse:
+    form = PackForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        seed = form.cleaned_data["seed"]
+        params = {
+            "seed": seed if seed is not None else secrets.randbelow(2**31),
+            "coverage": round(form.cleaned_data["coverage"], 3),
+            "symmetry": form.cleaned_data["symmetry"],
+            "mix": form.cleaned_data["mix"],
+        }
+        pack = Pack.objects.create(
+            name=form.cleaned_data["name"],
+            count=form.cleaned_data["count"],
+            params=params,
+            state=PackState(seed=params["seed"]).as_json(),
+            **owner_fields(request),
+        )
+        return redirect(pack)
+    return render(
+        request, "tablegen/pack_new.html", {"form": form}, status=400 if form.errors else 200
+    )
+
+
+def _step(pack: Pack) -> None:
+    """Generate for a short while, then save: each request moves the pack forward."""
+    if pack.done:
+        return
+    params = Parameters(
+        seed=pack.params["seed"],
+        coverage=pack.params["coverage"],
+        symmetry=pack.params["symmetry"],
+        mix=pack.params["mix"],
+    )
+    state = PackState.from_json(pack.state)
+    try:
+        new = advance(
+            state, _rules(), _board(), params, pack.count, len(pack.tables), PACK_STEP_SECONDS
+        )
+    except GenerationError as error:
+        pack.error = str(error)
+    else:
+        for spec, _ in new:
+            spec_named = TableSpec(
+                spec.board,
+                spec.terrain,
+                f"{pack.name} {len(pack.tables) + 1} (seed {spec.seed})",
+                spec.seed,
+                spec.params,
+            )
+            pack.tables.append(table_document(spec_named))
+    pack.state = state.as_json()
+    pack.save()
+
+
+@require_GET
+def pack_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    pack = get_owned_or_404(request, Pack, pk)
+    _step(pack)
+    template = "tablegen/pack.html#progress" if request.htmx else "tablegen/pack.html"
+    return render(request, template, {"pack": pack})
+
+
+@require_GET
+def pack_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    pack = get_owned_or_404(request, Pack, pk)
+    if len(pack.tables) < pack.count:
+        raise Http404("The pack is not ready yet")
+    pdf = _setup_sheets(pack.table_specs(), pack.name, request)
+    return _download(pdf, "application/pdf", f"{slugify(pack.name) or 'pack'}.pdf")
+
+
+@require_GET
+def pack_zip(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    pack = get_owned_or_404(request, Pack, pk)
+    if len(pack.tables) < pack.count:
+        raise Http404("The pack is not ready yet")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for number, document in enumerate(pack.tables, start=1):
+            archive.writestr(
+                f"table-{number:03d}-seed-{document.get('seed')}.json",
+                json.dumps(document, indent=2),
+            )
+    return _download(buffer.getvalue(), "application/zip", f"{slugify(pack.name) or 'pack'}.zip")

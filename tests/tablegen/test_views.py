@@ -1,0 +1,285 @@
+"""The table pages: generating with a permalink, editing, sharing, downloads and packs."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import pytest
+from django.test import Client
+from PIL import Image
+from pypdf import PdfReader
+
+from tablegen.models import Pack, Table
+
+pytestmark = pytest.mark.django_db
+
+PARAMS = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
+
+
+@pytest.fixture
+def owner(django_user_model):
+    return django_user_model.objects.create_user("organiser", "o@example.com", "a-long-pass-phrase")
+
+
+@pytest.fixture
+def owner_client(owner) -> Client:
+    client = Client()
+    client.force_login(owner)
+    return client
+
+
+@pytest.fixture
+def stranger_client(django_user_model) -> Client:
+    client = Client()
+    client.force_login(
+        django_user_model.objects.create_user("other", "x@example.com", "another-long-phrase")
+    )
+    return client
+
+
+@pytest.fixture
+def table(owner_client, owner) -> Table:
+    owner_client.post("/tables/save/", PARAMS)
+    return owner.tables.get()
+
+
+def test_fresh_database_pages_answer(client):
+    assert client.get("/tables/").status_code == 200
+    assert client.get("/tables/new/").status_code == 200
+
+
+def test_the_permalink_reproduces_the_same_table(client):
+    first = client.get("/tables/new/", PARAMS).content.decode()
+    second = client.get("/tables/new/", PARAMS).content.decode()
+    assert "Valid table" in first
+    picture = lambda page: page[page.index("<svg") : page.index("</svg>")]  # noqa: E731
+    assert picture(first) == picture(second)
+    other = client.get("/tables/new/", PARAMS | {"seed": 6}).content.decode()
+    assert picture(other) != picture(first)
+    assert (
+        "http://testserver/tables/new/?seed=5&amp;coverage=0.45&amp;symmetry=point&amp;mix=balanced"
+        in first
+    )
+
+
+def test_regenerate_picks_a_new_seed_and_keeps_the_other_parameters(client):
+    response = client.get(
+        "/tables/new/", {"coverage": 0.42, "symmetry": "mirror", "mix": "urban", "regenerate": 1}
+    )
+    assert response.status_code == 302
+    location = response["Location"]
+    assert "seed=" in location and "symmetry=mirror" in location and "mix=urban" in location
+
+
+@pytest.mark.parametrize(
+    ("params", "words"),
+    [
+        (PARAMS | {"coverage": 0.9}, "less than or equal to 0.5"),
+        (PARAMS | {"symmetry": "spiral"}, "Select a valid choice"),
+        (PARAMS | {"seed": "abc"}, "Enter a whole number"),
+    ],
+)
+def test_bad_parameters_get_a_clear_message(client, params, words):
+    response = client.get("/tables/new/", params)
+    assert response.status_code == 400 and words in response.content.decode()
+
+
+def test_the_generated_table_shows_svg_legend_metrics_and_verdict(client):
+    page = client.get("/tables/new/", PARAMS).content.decode()
+    assert "<svg" in page and 'aria-label="2,4 ' in page
+    for words in (
+        "Open ground",
+        "Blocking",
+        "Coverage",
+        "Edge-to-edge lanes",
+        "Longest sightline",
+        "Dominance",
+        "Exposure",
+    ):
+        assert words in page
+
+
+def test_clicking_a_hex_shows_what_it_sees_and_what_blocks_a_line(client):
+    page = client.get(
+        "/tables/new/",
+        PARAMS | {"mode": "lof", "from": "2,4", "to": "-3,9"},
+        headers={"HX-Request": "true"},
+    ).content.decode()
+    assert page.lstrip().startswith('<div id="table-view"')
+    assert "2,4 → -3,9: blocked" in page and "by the hex 0,6" in page
+    assert 'class="hex' in page and "unseen" in page
+
+
+def test_heat_maps(client):
+    for mode in ("sightlines", "exposure-a", "exposure-b"):
+        page = client.get("/tables/new/", PARAMS | {"mode": mode}).content.decode()
+        assert "Darker red" in page
+
+
+def test_saving_keeps_the_table_with_its_seed(table):
+    assert table.document["seed"] == 5 and table.document["params"]["symmetry"] == "point"
+
+
+def test_clicking_a_hex_cycles_its_terrain_and_updates_the_verdict(owner_client, table):
+    spec = table.to_spec()
+    open_hex = next(h for h in spec.board.hexes if spec.kind_at(h) is None)
+    url = f"/tables/{table.pk}/terrain/"
+    kinds = []
+    for _ in range(4):
+        page = owner_client.post(
+            url, {"q": open_hex[0], "r": open_hex[1]}, headers={"HX-Request": "true"}
+        ).content.decode()
+        table.refresh_from_db()
+        kinds.append(table.to_spec().kind_at(open_hex))
+        assert page.lstrip().startswith('<div id="table-view"')
+    assert kinds == ["cover", "elevated", "blocking", None]
+
+
+def test_setting_a_hex_without_javascript(owner_client, table):
+    response = owner_client.post(
+        f"/tables/{table.pk}/terrain/", {"q": 0, "r": 0, "kind": "blocking"}
+    )
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((0, 0)) == "blocking"
+    page = owner_client.get(response["Location"]).content.decode()
+    assert "Hex 0,0" in page and "Set terrain" in page
+
+
+def test_bad_terrain_edits_change_nothing(owner_client, table):
+    before = table.document
+    owner_client.post(f"/tables/{table.pk}/terrain/", {"q": 99, "r": 99})
+    owner_client.post(f"/tables/{table.pk}/terrain/", {"q": 0, "r": 0, "kind": "lava"})
+    owner_client.post(f"/tables/{table.pk}/terrain/", {"q": "x", "r": 0})
+    table.refresh_from_db()
+    assert table.document == before
+
+
+def test_the_editor_reports_problems_with_their_hexes(owner_client, table):
+    spec = table.to_spec()
+    for hex_ in spec.board.hexes:
+        if spec.kind_at(hex_) is not None:
+            owner_client.post(
+                f"/tables/{table.pk}/terrain/", {"q": hex_[0], "r": hex_[1], "kind": ""}
+            )
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    assert "table.coverage.low" in page and "table.edge-lanes" in page and "Not valid" in page
+
+
+def test_rename(owner_client, table):
+    owner_client.post(f"/tables/{table.pk}/rename/", {"name": "Final table"})
+    table.refresh_from_db()
+    assert table.name == "Final table" and table.to_spec().name == "Final table"
+
+
+@pytest.mark.parametrize("suffix", ["", "table.json", "table.png", "setup.pdf", "delete/"])
+def test_only_the_owner_sees_a_saved_table(owner_client, stranger_client, client, table, suffix):
+    assert owner_client.get(f"/tables/{table.pk}/{suffix}").status_code == 200
+    assert stranger_client.get(f"/tables/{table.pk}/{suffix}").status_code == 404
+    assert client.get(f"/tables/{table.pk}/{suffix}").status_code == 404
+
+
+def test_a_stranger_cannot_edit_rename_or_delete(stranger_client, table):
+    before = (table.name, table.document)
+    for suffix, data in (
+        ("terrain/", {"q": 0, "r": 0}),
+        ("rename/", {"name": "Mine"}),
+        ("delete/", {}),
+    ):
+        assert (
+            stranger_client.post(
+                f"/tables/{table.pk}/{suffix}", data, headers={"HX-Request": "true"}
+            ).status_code
+            == 404
+        )
+    table.refresh_from_db()
+    assert (table.name, table.document) == before
+
+
+@pytest.mark.parametrize("suffix", ["", "table.json", "table.png", "setup.pdf"])
+def test_the_share_link_is_read_only_for_anyone(client, table, suffix):
+    assert client.get(f"/t/{table.share_code}/{suffix}").status_code == 200
+
+
+def test_the_shared_page_cannot_edit_but_can_inspect_and_copy(client, table, django_user_model):
+    page = client.get(f"/t/{table.share_code}/").content.decode()
+    assert "/terrain/" not in page and "Copy to my tables" in page
+    page = client.get(f"/t/{table.share_code}/", {"mode": "lof", "from": "2,4"}).content.decode()
+    assert "Showing what 2,4 sees" in page
+    client.post(f"/t/{table.share_code}/copy/")
+    assert Table.objects.count() == 2
+
+
+def test_downloads_are_real_files(owner_client, table):
+    document = json.loads(owner_client.get(f"/tables/{table.pk}/table.json").content)
+    assert document["format"] == "onefinity-table" and document["board"] == {"standard": True}
+    image = Image.open(io.BytesIO(owner_client.get(f"/tables/{table.pk}/table.png").content))
+    assert image.format == "PNG" and image.width > 600
+    pdf = PdfReader(io.BytesIO(owner_client.get(f"/tables/{table.pk}/setup.pdf").content))
+    text = pdf.pages[0].extract_text()
+    assert "Table 5" in text and "piece by piece" in text and "Blocking (" in text
+
+
+def test_a_tournament_pack_is_generated_step_by_step_with_progress(owner_client, owner):
+    response = owner_client.post("/tables/packs/new/", PARAMS | {"count": 4, "name": "Club night"})
+    pack = owner.packs.get()
+    assert response["Location"] == f"/tables/packs/{pack.pk}/"
+    page = ""
+    for _ in range(50):
+        page = owner_client.get(
+            f"/tables/packs/{pack.pk}/", headers={"HX-Request": "true"}
+        ).content.decode()
+        pack.refresh_from_db()
+        if pack.done:
+            break
+        assert "<progress" in page
+    assert pack.done and len(pack.tables) == 4 and "Ready: 4 tables" in page
+    archive = zipfile.ZipFile(
+        io.BytesIO(owner_client.get(f"/tables/packs/{pack.pk}/pack.zip").content)
+    )
+    assert len(archive.namelist()) == 4
+    pdf = PdfReader(io.BytesIO(owner_client.get(f"/tables/packs/{pack.pk}/pack.pdf").content))
+    assert len(pdf.pages) == 4
+
+
+def test_a_pack_belongs_to_its_owner(stranger_client, owner_client, owner):
+    owner_client.post("/tables/packs/new/", PARAMS | {"count": 2, "name": "Mine"})
+    pack = Pack.objects.get()
+    assert stranger_client.get(f"/tables/packs/{pack.pk}/").status_code == 404
+    assert stranger_client.get(f"/tables/packs/{pack.pk}/pack.zip").status_code == 404
+
+
+def test_an_unfinished_pack_cannot_be_downloaded_yet(owner_client, owner):
+    owner_client.post("/tables/packs/new/", PARAMS | {"count": 200, "name": "Big"})
+    pack = owner.packs.get()
+    assert owner_client.get(f"/tables/packs/{pack.pk}/pack.pdf").status_code == 404
+
+
+def test_tables_built_without_an_account_move_into_it_at_login(client, owner):
+    client.post("/tables/save/", PARAMS)
+    client.post("/accounts/login/", {"username": "organiser", "password": "a-long-pass-phrase"})
+    assert owner.tables.count() == 1
+
+
+def test_building_your_own_table_on_an_empty_board(owner_client, owner):
+    response = owner_client.post("/tables/empty/", {"name": "Garage", "rows": 6, "columns": 5})
+    table = owner.tables.get()
+    assert response["Location"] == f"/tables/{table.pk}/"
+    spec = table.to_spec()
+    assert len(spec.board) == 3 * 5 + 3 * 6 and spec.terrain == {}
+    assert table.document["board"] == {"hexes": [list(h) for h in spec.board.hexes]}
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    assert "table.coverage.low" in page
+
+
+def test_an_empty_board_has_size_limits(owner_client, owner):
+    response = owner_client.post("/tables/empty/", {"name": "Huge", "rows": 41, "columns": 40})
+    assert response.status_code == 400 and not owner.tables.exists()
+    assert "less than or equal to 40" in response.content.decode()
+
+
+def test_a_standard_sized_empty_board_is_the_standard_board(owner_client, owner):
+    owner_client.post("/tables/empty/", {"name": "Std", "rows": 11, "columns": 9})
+    assert owner.tables.get().document["board"] == {"standard": True}
