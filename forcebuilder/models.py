@@ -6,6 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models, transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from onefinity.ownership import OwnedQuerySet, new_share_code
 from onefinity.rules import ForceSpec, force_document, read_force_document
@@ -16,6 +17,15 @@ KEPT_REVISIONS = 100
 
 class ForceQuerySet(OwnedQuerySet["Force"]):
     pass
+
+
+class StaleRevision(Exception):
+    """The list changed since the page that sent the edit was drawn (another tab, say)."""
+
+    def __init__(self, current: int, sent: int) -> None:
+        self.current = current
+        self.sent = sent
+        super().__init__(f"revision {sent} is stale; the list is at {current}")
 
 
 class Force(models.Model):
@@ -89,25 +99,45 @@ class Force(models.Model):
             force.revisions.create(number=0, document=force.document())
         return force
 
-    def record(self, spec: ForceSpec) -> None:
-        """Save an edit as a new revision; edits undone before it can no longer be redone."""
+    def _swap(self, spec: ForceSpec, expected: int, new_revision: int) -> None:
+        """Write the list only if it is still at `expected`: two tabs cannot both win."""
+        self.set_spec(spec)
+        self.updated = timezone.now()
+        changed = Force.objects.filter(pk=self.pk, revision=expected).update(
+            name=self.name,
+            faction=self.faction,
+            ruleset_version=self.ruleset_version,
+            points_limit=self.points_limit,
+            units=self.units,
+            revision=new_revision,
+            updated=self.updated,
+        )
+        if not changed:
+            current = Force.objects.filter(pk=self.pk).values_list("revision", flat=True).first()
+            raise StaleRevision(current if current is not None else -1, expected)
+        self.revision = new_revision
+
+    def record(self, spec: ForceSpec, expected: int | None = None) -> None:
+        """Save an edit as a new revision; edits undone before it can no longer be redone.
+
+        `expected` is the revision the editing page showed; StaleRevision if it moved on.
+        """
+        expected = self.revision if expected is None else expected
         with transaction.atomic():
-            self.revisions.filter(number__gt=self.revision).delete()
-            self.set_spec(spec)
-            self.revision += 1
-            self.save()
+            self._swap(spec, expected, expected + 1)
+            self.revisions.filter(number__gte=self.revision).delete()
             self.revisions.create(number=self.revision, document=self.document())
             if self.revision % 10 == 0:
                 self.revisions.filter(number__lte=self.revision - KEPT_REVISIONS).delete()
 
-    def step(self, offset: int) -> bool:
+    def step(self, offset: int, expected: int | None = None) -> bool:
         """Undo (-1) or redo (+1) by moving to a saved revision; False when there is none."""
-        target = self.revisions.filter(number=self.revision + offset).first()
+        expected = self.revision if expected is None else expected
+        target = self.revisions.filter(number=expected + offset).first()
         if target is None:
             return False
-        self.set_spec(read_force_document(target.document))
-        self.revision = target.number
-        self.save()
+        with transaction.atomic():
+            self._swap(read_force_document(target.document), expected, target.number)
         return True
 
     def can_redo(self) -> bool:

@@ -13,7 +13,7 @@ from forcebuilder import ownership
 from forcebuilder.actions import apply_action
 from forcebuilder.edits import EditError
 from forcebuilder.forms import ImportForm, NewForceForm
-from forcebuilder.models import Force
+from forcebuilder.models import Force, StaleRevision
 from forcebuilder.odds import OddsPanel
 from forcebuilder.printing import filename, qr_svg, render_pdf, roster_text
 from forcebuilder.sheets import ForceSheet, force_sheet
@@ -134,9 +134,33 @@ def editor(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _render_editor(request, ownership.get_force_for_owner(request, pk))
 
 
+def _sent_revision(request: HtmxHttpRequest, force: Force) -> int:
+    """The revision the editing page showed (the current one when the form sent none)."""
+    try:
+        return int(request.POST.get("revision", force.revision))
+    except ValueError:
+        return -1
+
+
+def _stale(request: HtmxHttpRequest, force: Force, error: StaleRevision) -> HttpResponse:
+    """Refuse the second tab's change, say why, and offer the latest version."""
+    force.refresh_from_db()
+    messages.error(
+        request,
+        f"This list was changed in another tab or window (it is now at revision {error.current}; "
+        f"your page showed {error.sent}). Your change was not saved: check the list below and make it again.",
+    )
+    if request.htmx:
+        return _render_editor(request, force, status=409)
+    return redirect(force)
+
+
 @require_POST
 def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     force = ownership.get_force_for_owner(request, pk)
+    sent = _sent_revision(request, force)
+    if sent != force.revision:
+        return _stale(request, force, StaleRevision(force.revision, sent))
     try:
         spec = apply_action(force.to_spec(), request.POST, _ruleset_of(force))
     except EditError as error:
@@ -144,7 +168,10 @@ def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         if request.htmx:
             return _render_editor(request, force, status=400)
         return redirect(force)
-    force.record(spec)
+    try:
+        force.record(spec, expected=sent)
+    except StaleRevision as error:
+        return _stale(request, force, error)
     if request.htmx:
         return _render_editor(request, force)
     anchor = f"#unit-{request.POST['unit']}" if request.POST.get("unit", "").isdigit() else ""
@@ -153,7 +180,14 @@ def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 def _step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
     force = ownership.get_force_for_owner(request, pk)
-    if not force.step(offset):
+    sent = _sent_revision(request, force)
+    if sent != force.revision:
+        return _stale(request, force, StaleRevision(force.revision, sent))
+    try:
+        moved = force.step(offset, expected=sent)
+    except StaleRevision as error:
+        return _stale(request, force, error)
+    if not moved:
         messages.info(request, "Nothing to undo." if offset < 0 else "Nothing to redo.")
     if request.htmx:
         return _render_editor(request, force)

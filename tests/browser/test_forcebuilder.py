@@ -144,3 +144,21 @@ def test_the_editor_fits_a_phone_and_works_from_the_keyboard(browser: Browser, l
     expect(page.locator(".tally")).to_contain_text("Troopers 4/12")
     phone.close()
     page.context.close()
+
+
+def test_two_tabs_editing_one_list_lose_no_update(page: Page, live_server):
+    build_legal_force(page, live_server.url)
+    other = page.context.new_page()
+    other.goto(page.url)
+    settled(other)
+    page.get_by_role("button", name="Add trooper").click()
+    settled(page)
+    expect(page.locator(".tally")).to_contain_text("Troopers 4/12")
+    # The other tab still shows 3 troopers; its change is refused, with the latest list.
+    other.get_by_role("button", name="Duplicate unit").click()
+    settled(other)
+    expect(other.locator(".messages")).to_contain_text("changed in another tab or window")
+    expect(other.locator(".tally")).to_contain_text("Troopers 4/12")
+    expect(other.locator(".tally")).to_contain_text("Units 1/4")
+    screenshot(other, "builder-stale-tab")
+    other.close()

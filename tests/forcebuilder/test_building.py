@@ -216,3 +216,42 @@ def test_password_reset_sends_a_link_by_e_mail(client, owner, mailoutbox):
 def test_logout_is_a_post(owner_client):
     assert owner_client.get("/accounts/logout/").status_code == 405
     assert owner_client.post("/accounts/logout/").status_code == 302
+
+
+# --- Two tabs ---------------------------------------------------------------------------------
+
+
+def test_a_second_tab_with_an_old_revision_is_refused_and_changes_nothing(owner_client, force):
+    edit(owner_client, force, action="add-trooper", unit=0, revision=0)  # tab 1: revision 0 -> 1
+    force.refresh_from_db()
+    before = (force.units, force.revision)
+    response = edit(
+        owner_client, force, action="remove-unit", unit=1, revision=0
+    )  # tab 2, still at 0
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "changed in another tab or window" in page and "not saved" in page
+    assert 'name="revision" value="1"' in page  # the region is redrawn at the latest revision
+    force.refresh_from_db()
+    assert (force.units, force.revision) == before
+
+
+def test_undo_from_a_stale_tab_is_refused_too(owner_client, force):
+    edit(owner_client, force, action="add-trooper", unit=0, revision=0)
+    response = owner_client.post(
+        f"/forces/{force.pk}/undo/", {"revision": 0}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 409
+    force.refresh_from_db()
+    assert force.revision == 1
+
+
+def test_the_save_itself_is_a_compare_and_swap(force):
+    from forcebuilder.models import Force, StaleRevision
+
+    other_tab = Force.objects.get(pk=force.pk)
+    force.record(force.to_spec(), expected=0)
+    with pytest.raises(StaleRevision):
+        other_tab.record(other_tab.to_spec(), expected=0)
+    force.refresh_from_db()
+    assert force.revision == 1 and list(force.revisions.values_list("number", flat=True)) == [0, 1]
