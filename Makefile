@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
 DEV_ENV := DEBUG=1
 
-.PHONY: setup system run test lint pytest bench clean
+.PHONY: setup system run serve test lint pytest bench load clean
 
 ## setup: create .venv and install the pinned dependencies (again when pyproject.toml changes)
 setup: $(VENV)/.installed
@@ -33,6 +33,28 @@ run: setup system
 	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
 	$(DEV_ENV) $(BIN)/python manage.py load_demo
 	$(DEV_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+## serve: the site as in production: gunicorn, WhiteNoise, DEBUG off, settings from the
+## environment (SQLite unless DATABASE_URL). TLS is the reverse proxy's job: behind HTTPS set
+## SECURE_COOKIES=1 SECURE_SSL_REDIRECT=1 SECURE_HSTS_SECONDS=31536000 SECURE_PROXY_SSL_HEADER=1
+## and SILENCED_SYSTEM_CHECKS= (empty); the defaults below serve plain HTTP on loopback.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WORKERS ?= 4
+SERVE_ENV = DEBUG=0 STATIC_MANIFEST=1 \
+	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key)}" \
+	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
+	SECURE_COOKIES="$${SECURE_COOKIES:-0}" \
+	SILENCED_SYSTEM_CHECKS="$${SILENCED_SYSTEM_CHECKS-security.W004,security.W008,security.W012,security.W016}"
+serve: setup .secret_key
+	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput
+	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
+	$(SERVE_ENV) $(BIN)/python manage.py check --deploy --fail-level WARNING
+	$(SERVE_ENV) $(BIN)/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) --access-logfile - --timeout 60
+
+# A secret key for this checkout, made once; production sets SECRET_KEY instead.
+.secret_key:
+	@umask 077 && $(PYTHON) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
 
 ## lint: ruff (lint and format) and strict mypy on the pure rules engine
 lint: setup

@@ -74,3 +74,19 @@ def page_without_javascript(browser: Browser) -> Iterator[Page]:
 def screenshot(page: Page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def wait_until(page: Page, condition: str, timeout_ms: int = 10_000) -> None:
+    """Poll a JavaScript condition. (page.wait_for_function evaluates strings with eval in
+    the page, which the site's Content-Security-Policy rightly forbids.)"""
+    waited = 0
+    while not page.evaluate(condition):
+        if waited >= timeout_ms:
+            raise AssertionError(f"timed out waiting for {condition}")
+        page.wait_for_timeout(20)
+        waited += 20
+
+
+def settled(page: Page) -> None:
+    """Wait until htmx has finished swapping and settling the last response."""
+    wait_until(page, "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")

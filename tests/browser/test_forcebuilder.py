@@ -9,16 +9,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from pypdf import PdfReader
 
-from tests.browser.conftest import DESKTOP, PHONE, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, screenshot, settled
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def settled(page: Page) -> None:
-    """Wait until htmx has finished swapping and settling the last response."""
-    page.wait_for_function(
-        "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')"
-    )
 
 
 def build_legal_force(page: Page, base_url: str) -> None:

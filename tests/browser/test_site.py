@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,7 +18,7 @@ def test_a_keyboard_user_can_skip_to_content_and_reach_the_rules(page: Page, liv
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent.trim()") == "Skip to content"
     page.keyboard.press("Enter")
-    page.wait_for_function("location.hash === '#content'")
+    wait_until(page, "location.hash === '#content'")
     # The next Tab lands in the main content, past the navigation.
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('main') !== null")

@@ -11,15 +11,9 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 from pypdf import PdfReader
 
-from tests.browser.conftest import PHONE, screenshot
+from tests.browser.conftest import PHONE, screenshot, settled
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def settled(page: Page) -> None:
-    page.wait_for_function(
-        "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')"
-    )
 
 
 def test_generate_edit_share_and_download_a_table(page: Page, browser: Browser, live_server):
