@@ -32,12 +32,16 @@ class RateLimitedLoginView(LoginView):
         ):
             form = self.get_form()
             minutes = settings.LOGIN_FAILURE_WINDOW // 60
-            form.add_error(None, f"Too many failed attempts. Wait {minutes} minutes, or reset your password.")
+            form.add_error(
+                None, f"Too many failed attempts. Wait {minutes} minutes, or reset your password."
+            )
             return self.render_to_response(self.get_context_data(form=form), status=429)
         response = super().post(request, *args, **kwargs)
         if request.user.is_authenticated:
             LoginFailure.objects.filter(key=account_key).delete()
         else:
-            LoginFailure.objects.bulk_create([LoginFailure(key=account_key), LoginFailure(key=address_key)])
+            LoginFailure.objects.bulk_create(
+                [LoginFailure(key=account_key), LoginFailure(key=address_key)]
+            )
             LoginFailure.objects.filter(at__lt=window).delete()
         return response

@@ -1,0 +1,140 @@
+"""Walk every URL of the site with the owner, someone holding the share link, and a
+stranger, and check each gets only what it should."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from forcebuilder.models import Force
+from tablegen.models import Pack, Table
+from tests.forcebuilder.conftest import LEGAL_DOCUMENT
+
+pytestmark = pytest.mark.django_db
+
+
+def every_route() -> list[tuple[str, URLPattern]]:
+    found = []
+
+    def walk(patterns: list, namespace: str = "") -> None:  # type: ignore[type-arg]
+        for entry in patterns:
+            if isinstance(entry, URLResolver):
+                walk(entry.url_patterns, entry.namespace or namespace)
+            elif isinstance(entry, URLPattern):
+                found.append((namespace, entry))
+
+    walk(get_resolver().url_patterns)
+    return found
+
+
+ROUTES = every_route()
+
+
+@pytest.fixture
+def world(django_user_model):
+    owner = django_user_model.objects.create_user("owner", "o@example.com", "a-long-pass-phrase")
+    stranger = django_user_model.objects.create_user(
+        "stranger", "s@example.com", "another-long-phrase"
+    )
+    owner_client, stranger_client = Client(), Client()
+    owner_client.force_login(owner)
+    stranger_client.force_login(stranger)
+    owner_client.post(
+        "/forces/import/", {"document": json.dumps(LEGAL_DOCUMENT), "confirm": "save"}
+    )
+    owner_client.post(
+        "/tables/save/", {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
+    )
+    owner_client.post(
+        "/tables/packs/new/",
+        {
+            "seed": 1,
+            "coverage": 0.45,
+            "symmetry": "point",
+            "mix": "balanced",
+            "count": 1,
+            "name": "P",
+        },
+    )
+    return {
+        "owner": owner_client,
+        "stranger": stranger_client,
+        "link holder": Client(),
+        "force": Force.objects.get(),
+        "table": Table.objects.get(),
+        "pack": Pack.objects.get(),
+    }
+
+
+def url_for(namespace: str, pattern: URLPattern, world: dict) -> tuple[str, str]:
+    """The concrete URL for a route, and its kind: owner, shared or public."""
+    route = str(pattern.pattern)
+    arguments = set(pattern.pattern.regex.groupindex)
+    if "code" in arguments:
+        code = (
+            world["force"].share_code if namespace == "forcebuilder" else world["table"].share_code
+        )
+        return "/" + route.replace("<str:code>", code), "shared"
+    if "pk" in arguments:
+        owned = (
+            world["pack"]
+            if route.startswith("tables/packs/")
+            else world["table"]
+            if namespace == "tablegen"
+            else world["force"]
+        )
+        url = "/" + route.replace("<int:pk>", str(owned.pk)).replace("<int:unit>", "0").replace(
+            "<int:trooper>", "0"
+        )
+        return url, "owner"
+    if "version" in arguments:
+        return "/" + route.replace("<str:version>", "2026.11"), "public"
+    if arguments:
+        return "", "skip"  # password reset confirmation links carry one-time tokens
+    return "/" + route, "public"
+
+
+def test_the_walk_covers_the_whole_site():
+    kinds = {
+        url_for(
+            ns,
+            p,
+            {"force": Force(share_code="x"), "table": Table(share_code="y"), "pack": Pack(pk=1)},
+        )[1]
+        for ns, p in ROUTES
+    }
+    assert {"owner", "shared", "public"} <= kinds
+    assert len(ROUTES) >= 60
+
+
+def test_every_url_answers_each_persona_as_it_should(world):
+    checked = 0
+    for namespace, pattern in ROUTES:
+        url, kind = url_for(namespace, pattern, world)
+        if kind == "skip":
+            continue
+        owner_status = world["owner"].get(url).status_code
+        for persona in ("owner", "link holder", "stranger"):
+            client = world[persona]
+            status = client.get(url).status_code
+            assert status < 500, (persona, url, status)
+            if kind == "owner" and persona != "owner":
+                # 404 wherever the owner could read; POST-only routes say 405 to everyone,
+                # before any lookup, so they reveal nothing either.
+                assert status == (405 if owner_status == 405 else 404), (persona, url, status)
+            if kind == "owner" and persona == "owner":
+                assert status in (200, 302, 405), (url, status)
+            if kind == "shared":
+                assert status in (200, 405), (persona, url, status)
+            # Nobody but the owner can change anything through an owner's URL.
+            if kind == "owner" and persona != "owner":
+                assert client.post(
+                    url, {"action": "add-unit", "unit_type": "tag", "q": 0, "r": 0}
+                ).status_code in (404, 405)
+            checked += 1
+    world["force"].refresh_from_db()
+    assert len(world["force"].units) == 2  # nobody else added a unit
+    assert checked > 150
