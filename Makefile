@@ -68,6 +68,10 @@ test: setup system lint pytest
 pytest: setup
 	$(BIN)/pytest
 
+## load: 100 users for 60 s against a running `make serve` (see docs/performance.md)
+load: setup
+	$(BIN)/python loadtest/run.py --base http://$(HOST):$(PORT) --users 100 --seconds 60
+
 ## bench: the benchmarks whose figures go into docs/performance.md
 bench: setup
 	$(BIN)/python benchmarks/engine.py
