@@ -212,3 +212,28 @@ def test_creation_forms(owner_client, fields):
         no_traceback(response)
         if response.status_code != 302:
             assert (Force.objects.count(), Table.objects.count()) == (forces, tables)
+
+
+@FUZZ
+@given(
+    content=st.one_of(
+        json_values.map(json.dumps),
+        text,
+        st.builds(
+            lambda forces, tables: json.dumps(
+                {"format": "onefinity-account", "version": 1, "forces": forces, "tables": tables}
+            ),
+            st.lists(st.one_of(json_values, st.just(LEGAL_DOCUMENT)), max_size=3),
+            st.lists(json_values, max_size=2),
+        ),
+    )
+)
+def test_account_import(owner_client, content):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    before = (Force.objects.count(), Table.objects.count())
+    upload = SimpleUploadedFile("everything.json", content.encode(), "application/json")
+    response = owner_client.post("/account/import/", {"file": upload})
+    no_traceback(response)
+    if response.status_code != 302:
+        assert (Force.objects.count(), Table.objects.count()) == before

@@ -283,3 +283,11 @@ def test_an_empty_board_has_size_limits(owner_client, owner):
 def test_a_standard_sized_empty_board_is_the_standard_board(owner_client, owner):
     owner_client.post("/tables/empty/", {"name": "Std", "rows": 11, "columns": 9})
     assert owner.tables.get().document["board"] == {"standard": True}
+
+
+def test_table_names_are_escaped_everywhere(owner_client, table):
+    owner_client.post(f"/tables/{table.pk}/rename/", {"name": "<script>alert(1)</script>"})
+    for url in (f"/tables/{table.pk}/", "/tables/", f"/t/{table.share_code}/"):
+        page = owner_client.get(url).content.decode()
+        assert "<script>alert(1)</script>" not in page
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
