@@ -146,6 +146,8 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+# Without collected files (development, tests) WhiteNoise serves from the source folders.
+WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST", False)
 SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS")
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
