@@ -3,12 +3,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from django.conf import settings
 from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from onefinity.ownership import OwnedQuerySet, new_share_code
+from onefinity.ownership import Owned, OwnedQuerySet, Shareable, new_share_code  # noqa: F401  (0001 migration)
 from onefinity.rules import ForceSpec, force_document, read_force_document
 
 # How many past versions of a list are kept for undo.
@@ -28,25 +27,15 @@ class StaleRevision(Exception):
         super().__init__(f"revision {sent} is stale; the list is at {current}")
 
 
-class Force(models.Model):
+class Force(Owned, Shareable):
     """A saved force list: the force document's fields, kept as the engine reads them."""
 
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="forces",
-    )
-    # Lists built before signing in belong to a random token kept in the browser's session.
-    anonymous_owner = models.CharField(max_length=64, blank=True, db_index=True)
     name = models.CharField(max_length=120)
     faction = models.CharField(max_length=80)
     ruleset_version = models.CharField(max_length=40)
     points_limit = models.PositiveIntegerField()
     units = models.JSONField(default=list)
     revision = models.PositiveIntegerField(default=0)
-    share_code = models.CharField(max_length=32, unique=True, default=new_share_code)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

@@ -11,6 +11,7 @@ import secrets
 from typing import Any, TypeVar
 
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.db import models
 from django.dispatch import receiver
@@ -71,6 +72,31 @@ def get_shared_or_404(model: type[M], code: str) -> M:
     if found is None:
         raise Http404("Not found")
     return found  # type: ignore[no-any-return]
+
+
+class Owned(models.Model):
+    """Belongs to a signed-in user, or, before signing in, to a browser's token."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="%(class)ss",
+    )
+    anonymous_owner = models.CharField(max_length=64, blank=True, db_index=True)
+
+    class Meta:
+        abstract = True
+
+
+class Shareable(models.Model):
+    """Readable by anyone holding its share code."""
+
+    share_code = models.CharField(max_length=32, unique=True, default=new_share_code)
+
+    class Meta:
+        abstract = True
 
 
 @receiver(user_logged_in)

@@ -6,7 +6,7 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 
 from onefinity.rules import current_ruleset
-from tablegen.engine.generate import SYMMETRIES, terrain_library
+from tablegen.engine.generate import SYMMETRIES, Parameters, terrain_library
 from tablegen.engine.packs import MAX_PACK
 
 
@@ -40,6 +40,16 @@ class GenerateForm(forms.Form):
         mix = self.fields["mix"]
         assert isinstance(mix, forms.ChoiceField)
         mix.choices = [(key, name) for key, (name, _) in terrain_library().mixes.items()]
+
+    def parameters(self, seed: int | None = None) -> Parameters:
+        """The generator's parameters from a valid form (the seed given, or the form's)."""
+        data = self.cleaned_data
+        return Parameters(
+            seed=data["seed"] if seed is None else seed,
+            coverage=round(data["coverage"], 3),
+            symmetry=data["symmetry"],
+            mix=data["mix"],
+        )
 
 
 class PackForm(GenerateForm):

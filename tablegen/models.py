@@ -2,29 +2,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from onefinity.ownership import OwnedQuerySet, new_share_code
+from onefinity.ownership import Owned, OwnedQuerySet, Shareable
 from onefinity.rules import current_ruleset
 from tablegen.engine.tables import TableSpec, read_table_document, table_document
 
 
-class Table(models.Model):
+class Table(Owned, Shareable):
     """A saved hex table, kept as its table document."""
 
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="tables",
-    )
-    anonymous_owner = models.CharField(max_length=64, blank=True, db_index=True)
     name = models.CharField(max_length=120)
     document = models.JSONField()
-    share_code = models.CharField(max_length=32, unique=True, default=new_share_code)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -50,17 +40,9 @@ class Table(models.Model):
         self.document = table_document(spec)
 
 
-class Pack(models.Model):
+class Pack(Owned):
     """A tournament pack being generated, step by step, and then kept for download."""
 
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="packs",
-    )
-    anonymous_owner = models.CharField(max_length=64, blank=True, db_index=True)
     name = models.CharField(max_length=120)
     count = models.PositiveIntegerField()
     params = models.JSONField()

@@ -187,12 +187,7 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
     form = GenerateForm(request.GET if "seed" in request.GET else None)
     context: dict[str, Any] = {"form": form, "empty_form": EmptyBoardForm()}
     if form.is_bound and form.is_valid():
-        params = Parameters(
-            seed=form.cleaned_data["seed"],
-            coverage=round(form.cleaned_data["coverage"], 3),
-            symmetry=form.cleaned_data["symmetry"],
-            mix=form.cleaned_data["mix"],
-        )
+        params = form.parameters()
         try:
             table, _ = generate_table(_rules(), params, _board())
         except GenerationError as error:
@@ -221,12 +216,7 @@ def table_save(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid() or form.cleaned_data["seed"] is None:
         messages.error(request, "Those parameters cannot make a table.")
         return redirect("tablegen:new")
-    params = Parameters(
-        seed=form.cleaned_data["seed"],
-        coverage=round(form.cleaned_data["coverage"], 3),
-        symmetry=form.cleaned_data["symmetry"],
-        mix=form.cleaned_data["mix"],
-    )
+    params = form.parameters()
     try:
         spec, _ = generate_table(_rules(), params, _board())
     except GenerationError as error:

@@ -51,6 +51,38 @@ def _orient(
     return sign
 
 
+def _open_overlap(a: IntArray, b: IntArray, p: IntArray, q: IntArray) -> BoolArray:
+    """Collinear segments, along one axis: does a-b overlap the open segment p-q?"""
+    overlap: BoolArray = np.maximum(np.minimum(a, b), np.minimum(p, q)) < np.minimum(
+        np.maximum(a, b), np.maximum(p, q)
+    )
+    return overlap
+
+
+def crosses_hexes(
+    ax: IntArray, ay: IntArray, bx: IntArray, by: IntArray, kx: IntArray, ky: IntArray
+) -> BoolArray:
+    """Vectorised ``hexgrid.crosses_interior``: does each segment a-b cross the interior of
+    the hex centred at k? It does when it meets a long diagonal away from the diagonal's ends."""
+    hit = np.zeros(len(kx), dtype=bool)
+    for (px, py), (qx, qy) in DIAGONALS:
+        p_x, p_y, q_x, q_y = kx + px, ky + py, kx + qx, ky + qy
+        o1 = _orient(ax, ay, bx, by, p_x, p_y)
+        o2 = _orient(ax, ay, bx, by, q_x, q_y)
+        o3 = _orient(p_x, p_y, q_x, q_y, ax, ay)
+        o4 = _orient(p_x, p_y, q_x, q_y, bx, by)
+        crossing = (o1 * o2 < 0) & (o3 * o4 < 0)
+        collinear = (o1 == 0) & (o2 == 0) & (o3 == 0) & (o4 == 0)
+        if collinear.any():
+            # Compare along an axis on which the diagonal has length.
+            if px != qx:
+                crossing |= collinear & _open_overlap(ax, bx, p_x, q_x)
+            else:
+                crossing |= collinear & _open_overlap(ay, by, p_y, q_y)
+        hit |= crossing
+    return hit
+
+
 @functools.lru_cache(maxsize=16)
 def board_geometry(board: Board) -> BoardGeometry:
     """Vectorised per source hex: candidate hexes near each line are pruned by a box test,
@@ -91,27 +123,7 @@ def board_geometry(board: Board) -> BoardGeometry:
         if len(t_idx):
             sbx, sby = bx[t_idx], by[t_idx]
             sax, say = np.full(len(t_idx), ax), np.full(len(t_idx), ay)
-            kx, ky = xs[k_idx], ys[k_idx]
-            hit = np.zeros(len(t_idx), dtype=bool)
-            for (px, py), (qx, qy) in DIAGONALS:
-                p_x, p_y, q_x, q_y = kx + px, ky + py, kx + qx, ky + qy
-                o1 = _orient(sax, say, sbx, sby, p_x, p_y)
-                o2 = _orient(sax, say, sbx, sby, q_x, q_y)
-                o3 = _orient(p_x, p_y, q_x, q_y, sax, say)
-                o4 = _orient(p_x, p_y, q_x, q_y, sbx, sby)
-                proper = (o1 * o2 < 0) & (o3 * o4 < 0)
-                collinear = (o1 == 0) & (o2 == 0) & (o3 == 0) & (o4 == 0)
-                if collinear.any():
-                    use_x = px != qx
-                    a_c = sax if use_x else say
-                    b_c = sbx if use_x else sby
-                    p_c = p_x if use_x else p_y
-                    q_c = q_x if use_x else q_y
-                    overlap = np.maximum(np.minimum(a_c, b_c), np.minimum(p_c, q_c)) < np.minimum(
-                        np.maximum(a_c, b_c), np.maximum(p_c, q_c)
-                    )
-                    proper |= collinear & overlap
-                hit |= proper
+            hit = crosses_hexes(sax, say, sbx, sby, xs[k_idx], ys[k_idx])
             cross_pair_parts.append(offset + t_idx[hit])
             cross_hex_parts.append(k_idx[hit])
         if len(side_arr):
@@ -132,9 +144,7 @@ def board_geometry(board: Board) -> BoardGeometry:
                 b_c = np.where(use_x, bx[t_idx], by[t_idx])
                 p_c = np.where(use_x, p_x[s_idx], p_y[s_idx])
                 q_c = np.where(use_x, q_x[s_idx], q_y[s_idx])
-                overlap = np.maximum(np.minimum(a_c, b_c), np.minimum(p_c, q_c)) < np.minimum(
-                    np.maximum(a_c, b_c), np.maximum(p_c, q_c)
-                )
+                overlap = _open_overlap(a_c, b_c, p_c, q_c)
                 # A side of an end hex is not "between" the ends.
                 ends = (
                     (s_i[s_idx] == i)
@@ -330,25 +340,7 @@ def _direction_pattern(dq: int, dr: int) -> tuple[IntArray, IntArray]:
     cq, cr = cq[keep], cr[keep]
     kx, ky = 2 * cq + cr, 3 * cr
     zeros = np.zeros(len(cq), dtype=np.int64)
-    hit = np.zeros(len(cq), dtype=bool)
-    ex, ey = np.full(len(cq), bx), np.full(len(cq), by)
-    for (px, py), (qx, qy) in DIAGONALS:
-        p_x, p_y, q_x, q_y = kx + px, ky + py, kx + qx, ky + qy
-        o1 = _orient(zeros, zeros, ex, ey, p_x, p_y)
-        o2 = _orient(zeros, zeros, ex, ey, q_x, q_y)
-        o3 = _orient(p_x, p_y, q_x, q_y, zeros, zeros)
-        o4 = _orient(p_x, p_y, q_x, q_y, ex, ey)
-        crossing = (o1 * o2 < 0) & (o3 * o4 < 0)
-        collinear = (o1 == 0) & (o2 == 0) & (o3 == 0) & (o4 == 0)
-        if collinear.any():
-            use_x = px != qx
-            a_c, b_c = (zeros, ex) if use_x else (zeros, ey)
-            p_c, q_c = (p_x, q_x) if use_x else (p_y, q_y)
-            crossing |= collinear & (
-                np.maximum(np.minimum(a_c, b_c), np.minimum(p_c, q_c))
-                < np.minimum(np.maximum(a_c, b_c), np.maximum(p_c, q_c))
-            )
-        hit |= crossing
+    hit = crosses_hexes(zeros, zeros, np.full(len(cq), bx), np.full(len(cq), by), kx, ky)
     crossed = (
         np.stack([cq[hit], cr[hit]], axis=1) if hit.any() else np.zeros((0, 2), dtype=np.int64)
     )

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from forcebuilder.models import Force
 from onefinity.rules import read_force_document
@@ -22,30 +21,6 @@ LEGAL_DOCUMENT = {
         {"type": "tag", "troopers": [{"weapons": ["spitfire"]}]},
     ],
 }
-
-
-@pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_user("owner", "owner@example.com", "a-long-pass-phrase")
-
-
-@pytest.fixture
-def stranger(django_user_model):
-    return django_user_model.objects.create_user("stranger", "s@example.com", "another-long-phrase")
-
-
-@pytest.fixture
-def owner_client(owner) -> Client:
-    client = Client()
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
-def stranger_client(stranger) -> Client:
-    client = Client()
-    client.force_login(stranger)
-    return client
 
 
 @pytest.fixture

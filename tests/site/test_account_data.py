@@ -16,14 +16,13 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def person(django_user_model):
-    return django_user_model.objects.create_user("keeper", "k@example.com", "a-long-pass-phrase")
+def person(owner):
+    return owner
 
 
 @pytest.fixture
-def person_client(person) -> Client:
-    client = Client()
-    client.force_login(person)
+def person_client(owner_client) -> Client:
+    client = owner_client
     client.post("/forces/import/", {"document": json.dumps(LEGAL_DOCUMENT), "confirm": "save"})
     client.post(
         "/tables/save/", {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}

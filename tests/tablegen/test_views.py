@@ -7,7 +7,6 @@ import json
 import zipfile
 
 import pytest
-from django.test import Client
 from PIL import Image
 from pypdf import PdfReader
 
@@ -16,27 +15,6 @@ from tablegen.models import Pack, Table
 pytestmark = pytest.mark.django_db
 
 PARAMS = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
-
-
-@pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_user("organiser", "o@example.com", "a-long-pass-phrase")
-
-
-@pytest.fixture
-def owner_client(owner) -> Client:
-    client = Client()
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
-def stranger_client(django_user_model) -> Client:
-    client = Client()
-    client.force_login(
-        django_user_model.objects.create_user("other", "x@example.com", "another-long-phrase")
-    )
-    return client
 
 
 @pytest.fixture
@@ -259,7 +237,7 @@ def test_an_unfinished_pack_cannot_be_downloaded_yet(owner_client, owner):
 
 def test_tables_built_without_an_account_move_into_it_at_login(client, owner):
     client.post("/tables/save/", PARAMS)
-    client.post("/accounts/login/", {"username": "organiser", "password": "a-long-pass-phrase"})
+    client.post("/accounts/login/", {"username": "owner", "password": "a-long-pass-phrase"})
     assert owner.tables.count() == 1
 
 

@@ -1,0 +1,32 @@
+"""Personas shared by the site's tests: an owner and a stranger, each signed in."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+OWNER_PASSWORD = "a-long-pass-phrase"
+
+
+@pytest.fixture
+def owner(django_user_model):
+    return django_user_model.objects.create_user("owner", "owner@example.com", OWNER_PASSWORD)
+
+
+@pytest.fixture
+def stranger(django_user_model):
+    return django_user_model.objects.create_user("stranger", "s@example.com", "another-long-phrase")
+
+
+@pytest.fixture
+def owner_client(owner) -> Client:
+    client = Client()
+    client.force_login(owner)
+    return client
+
+
+@pytest.fixture
+def stranger_client(stranger) -> Client:
+    client = Client()
+    client.force_login(stranger)
+    return client
