@@ -381,33 +381,45 @@ def visibility_by_patterns(board: Board, terrain: Terrain) -> BoolArray:
     heights = np.append(terrain.heights, 0)
     clear = np.zeros((n, n), dtype=bool)
     # Canonical directions: every pair once, from its lower row (or lower q on one row).
-    for dq in range(int(-width - height), int(width + height) + 1):
-        for dr in range(0, int(height)):
-            if dr == 0 and dq <= 0:
-                continue
-            tq, tr = gq + dq, gr + dr
-            inside = (tq >= 0) & (tq < grid.shape[0]) & (tr >= 0) & (tr < grid.shape[1])
-            sources = np.flatnonzero(inside)
-            if not len(sources):
-                continue
-            targets = grid[tq[sources], tr[sources]]
-            on_board = targets < n
-            sources, targets = sources[on_board], targets[on_board]
-            if not len(sources):
-                continue
-            threshold = np.maximum(terrain.levels[sources], terrain.levels[targets])
-            crossed, sides = direction_pattern(dq, dr)
-            sq, sr = gq[sources][:, None], gr[sources][:, None]
-            # Every crossed hex lies within a column of the board's extent, so inside the
-            # padded grid: gather all of this direction's offsets in one step.
-            blocked = (
-                heights[grid[sq + crossed[:, 0], sr + crossed[:, 1]]] > threshold[:, None]
-            ).any(axis=1)
-            if len(sides):
-                first = heights[grid[sq + sides[:, 0], sr + sides[:, 1]]] > threshold[:, None]
-                second = heights[grid[sq + sides[:, 2], sr + sides[:, 3]]] > threshold[:, None]
-                blocked |= (first & second).any(axis=1)
-            clear[sources, targets] = ~blocked
+    # Each row's q extent bounds the directions worth visiting: only those joining two hexes.
+    rows: dict[int, tuple[int, int]] = {}
+    for q, r in board.hexes:
+        low, high = rows.get(r, (q, q))
+        rows[r] = (min(low, q), max(high, q))
+    directions = []
+    for dr in range(0, int(height)):
+        spans = [
+            (rows[r + dr][0] - rows[r][1], rows[r + dr][1] - rows[r][0])
+            for r in rows
+            if r + dr in rows
+        ]
+        if spans:
+            first = 1 if dr == 0 else min(low for low, _ in spans)
+            directions += [(dq, dr) for dq in range(first, max(high for _, high in spans) + 1)]
+    for dq, dr in directions:
+        tq, tr = gq + dq, gr + dr
+        inside = (tq >= 0) & (tq < grid.shape[0]) & (tr >= 0) & (tr < grid.shape[1])
+        sources = np.flatnonzero(inside)
+        if not len(sources):
+            continue
+        targets = grid[tq[sources], tr[sources]]
+        on_board = targets < n
+        sources, targets = sources[on_board], targets[on_board]
+        if not len(sources):
+            continue
+        threshold = np.maximum(terrain.levels[sources], terrain.levels[targets])
+        crossed, sides = direction_pattern(dq, dr)
+        sq, sr = gq[sources][:, None], gr[sources][:, None]
+        # Every crossed hex lies within a column of the board's extent, so inside the
+        # padded grid: gather all of this direction's offsets in one step.
+        blocked = (heights[grid[sq + crossed[:, 0], sr + crossed[:, 1]]] > threshold[:, None]).any(
+            axis=1
+        )
+        if len(sides):
+            first = heights[grid[sq + sides[:, 0], sr + sides[:, 1]]] > threshold[:, None]
+            second = heights[grid[sq + sides[:, 2], sr + sides[:, 3]]] > threshold[:, None]
+            blocked |= (first & second).any(axis=1)
+        clear[sources, targets] = ~blocked
     clear |= clear.T
     np.fill_diagonal(clear, True)
     return clear
