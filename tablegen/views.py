@@ -99,9 +99,14 @@ def _overlay(
 
 
 def _table_context(
-    request: HtmxHttpRequest, table: TableSpec, base: str, editable: bool, edit_url: str = ""
+    request: HtmxHttpRequest,
+    table: TableSpec,
+    base: str,
+    editable: bool,
+    edit_url: str = "",
+    report: TableReport | None = None,
 ) -> dict[str, Any]:
-    report = check_table(table, _rules())
+    report = report or check_table(table, _rules())
     mode = request.GET.get("mode", "terrain")
     if mode not in MODES:
         mode = "terrain"
@@ -189,7 +194,7 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_bound and form.is_valid():
         params = form.parameters()
         try:
-            table, _ = generate_table(_rules(), params, _board())
+            table, report = generate_table(_rules(), params, _board())
         except GenerationError as error:
             context["error"] = str(error)
         else:
@@ -203,7 +208,7 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
                 }
             )
             base = f"{reverse('tablegen:new')}?{query}"
-            context |= _table_context(request, table, base=base, editable=False)
+            context |= _table_context(request, table, base=base, editable=False, report=report)
             context |= {"params": params, "permalink": request.build_absolute_uri(base)}
     elif form.is_bound:
         return render(request, "tablegen/new.html", context, status=400)

@@ -14,6 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import numpy as np
+import numpy.typing as npt
+
 Hex = tuple[int, int]
 
 # Corners in lattice units, going round the hexagon.
@@ -196,10 +199,22 @@ def runs_along(a: Sequence[int], b: Sequence[int], p: Sequence[int], q: Sequence
     return orient(*a, *b, *p) == 0 and orient(*a, *b, *q) == 0 and _open_overlap(a, b, p, q)
 
 
-def shared_side(board: Board, i: int, j: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The two corners (lattice points) of the side shared by neighbouring hexes i and j."""
-    ci, cj = board.centres[i], board.centres[j]
-    corners_i = {(ci[0] + dx, ci[1] + dy) for dx, dy in CORNERS}
-    corners_j = {(cj[0] + dx, cj[1] + dy) for dx, dy in CORNERS}
-    p, q = sorted(corners_i & corners_j)
+def side_corners(a: Hex, b: Hex) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two corners (lattice points) of the side shared by neighbouring hexes a and b."""
+    ca, cb = centre(a), centre(b)
+    corners_a = {(ca[0] + dx, ca[1] + dy) for dx, dy in CORNERS}
+    corners_b = {(cb[0] + dx, cb[1] + dy) for dx, dy in CORNERS}
+    p, q = sorted(corners_a & corners_b)
     return p, q
+
+
+def shared_side(board: Board, i: int, j: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    return side_corners(board.hexes[i], board.hexes[j])
+
+
+def hex_distances(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Vectorised ``distance`` for arrays of axial (q, r) rows."""
+    delta = a - b
+    dq, dr = delta[:, 0], delta[:, 1]
+    result: npt.NDArray[np.int64] = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    return result

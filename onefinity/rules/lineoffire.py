@@ -16,7 +16,15 @@ import numpy as np
 import numpy.typing as npt
 
 from onefinity.rules.hexgrid import CORNERS as CORNERS_LATTICE
-from onefinity.rules.hexgrid import DIAGONALS, Board, Hex, crosses_interior, runs_along, shared_side
+from onefinity.rules.hexgrid import (
+    DIAGONALS,
+    Board,
+    Hex,
+    crosses_interior,
+    runs_along,
+    shared_side,
+    side_corners,
+)
 from onefinity.rules.ruleset import TableRules
 
 BoolArray = npt.NDArray[np.bool_]
@@ -351,20 +359,10 @@ def _direction_pattern(dq: int, dr: int) -> tuple[IntArray, IntArray]:
         for q, r in sorted(near):
             for sq, sr in ((1, 0), (0, 1), (-1, 1)):
                 m = (q + sq, r + sr)
-                if m in near and runs_along((0, 0), (bx, by), *_side_corners((q, r), m)):
+                if m in near and runs_along((0, 0), (bx, by), *side_corners((q, r), m)):
                     sides.append((q, r, m[0], m[1]))
     side_rows = np.array(sides, dtype=np.int64).reshape(-1, 4)
     return crossed, side_rows
-
-
-def _side_corners(a: Hex, b: Hex) -> tuple[tuple[int, int], tuple[int, int]]:
-    from onefinity.rules.hexgrid import CORNERS, centre
-
-    ca, cb = centre(a), centre(b)
-    shared = sorted(
-        {(ca[0] + x, ca[1] + y) for x, y in CORNERS} & {(cb[0] + x, cb[1] + y) for x, y in CORNERS}
-    )
-    return shared[0], shared[1]
 
 
 def visibility_by_patterns(board: Board, terrain: Terrain) -> BoolArray:

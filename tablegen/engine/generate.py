@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from onefinity.rules.hexgrid import Board, Hex
 from onefinity.rules.lineoffire import board_geometry
 from onefinity.rules.ruleset import TableRules
@@ -229,7 +227,3 @@ def generate_table(
         f"no valid table found for seed {params.seed} after {MAX_CANDIDATES} candidates; "
         "try another seed, symmetry or coverage"
     )
-
-
-def visible_share(report: TableReport) -> float:
-    return float(np.mean(report.clear))

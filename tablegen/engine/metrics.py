@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from onefinity.rules.hexgrid import Hex, distance
+from onefinity.rules.hexgrid import Hex, hex_distances
 from onefinity.rules.lineoffire import BoolArray, Terrain, board_visibility
 from onefinity.rules.ruleset import TableRules
 from tablegen.engine.tables import TableSpec
@@ -96,14 +96,8 @@ def check_table(table: TableSpec, rules: TableRules) -> TableReport:
     longest = 0
     pairs = np.argwhere(np.triu(sees, 1))
     if len(pairs):
-        hexes = np.array(board.hexes)[stand_idx]
-        d = np.abs(hexes[pairs[:, 0]] - hexes[pairs[:, 1]])
-        dq, dr = d[:, 0], d[:, 1]
-        dsum = np.abs(
-            (hexes[pairs[:, 0], 0] + hexes[pairs[:, 0], 1])
-            - (hexes[pairs[:, 1], 0] + hexes[pairs[:, 1], 1])
-        )
-        longest = int(((dq + dr + dsum) // 2).max())
+        hexes = np.array(board.hexes, dtype=np.int64)[stand_idx]
+        longest = int(hex_distances(hexes[pairs[:, 0]], hexes[pairs[:, 1]]).max())
 
     near = {
         side: [i for i in stand_idx if board.depth_from_edge(int(i), side) <= rules.near_edge_depth]
@@ -227,6 +221,3 @@ def sightlines(report: TableReport) -> list[int]:
     standable = report.terrain.standable
     counts = (report.clear & standable[None, :]).sum(axis=1) - 1
     return [int(c) if standable[i] else 0 for i, c in enumerate(counts)]
-
-
-__all__ = ["Problem", "TableReport", "check_table", "distance", "sightlines"]

@@ -134,17 +134,19 @@ def advance(
                 continue
             values = [entry["fairness"] for entry in state.sample]
             state.centre = {k: median(v[k] for v in values) for k in tolerance}
-            pending = [
-                (read_table_document(e["document"], rules), e["fairness"]) for e in state.sample
+            # The sample may come back from saved state, without its reports.
+            pending: list[tuple[TableSpec, dict[str, float], TableReport | None]] = [
+                (read_table_document(e["document"], rules), e["fairness"], None)
+                for e in state.sample
             ]
             state.sample = []
         else:
-            pending = [(table, fairness(report))]
-        for candidate, values_one in pending:
+            pending = [(table, fairness(report), report)]
+        for candidate, values_one, known in pending:
             if accepted + len(new) < count and all(
                 abs(values_one[k] - state.centre[k]) <= tolerance[k] / 2 for k in tolerance
             ):
-                new.append((candidate, check_table(candidate, rules)))
+                new.append((candidate, known or check_table(candidate, rules)))
     if accepted + len(new) < count and state.candidates >= limit:
         raise GenerationError(
             f"only {accepted + len(new)} of {count} tables within tolerance after {state.candidates} candidates; "

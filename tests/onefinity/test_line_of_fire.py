@@ -251,3 +251,13 @@ def test_patterns_mapped_by_symmetry_equal_the_directly_computed_ones():
             )
             as_sides = lambda rows: {frozenset({(a, b), (c, d)}) for a, b, c, d in rows}  # noqa: E731
             assert as_sides(mapped_sides) == as_sides(direct_sides), (dq, dr)
+
+
+def test_vectorised_hex_distances_match_distance():
+    from onefinity.rules.hexgrid import hex_distances
+
+    a = np.array(BOARD.hexes[:50], dtype=np.int64)
+    b = np.array(BOARD.hexes[-50:], dtype=np.int64)
+    assert hex_distances(a, b).tolist() == [
+        distance(x, y) for x, y in zip(BOARD.hexes[:50], BOARD.hexes[-50:], strict=True)
+    ]
