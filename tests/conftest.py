@@ -30,3 +30,10 @@ def stranger_client(stranger) -> Client:
     client = Client()
     client.force_login(stranger)
     return client
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Hash test passwords cheaply: PBKDF2's million rounds cost about a second per user
+    created or logged in, which is most of many tests' time and tests nothing of ours."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
