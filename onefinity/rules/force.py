@@ -12,17 +12,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from onefinity.rules.text import text_problem
+
 FORCE_FORMAT = "onefinity-force"
 FORCE_VERSION = 1
 DEFAULT_CLASS = "trooper"
 
-# Hostile-input bounds. They are far above any legal force so that an over-sized
-# list still gets a useful validation report, while a pathological file is refused.
+# Hostile-input bounds: a generous multiple of a legal list (4 units, 12 troopers, a few
+# items each), so an over-sized list still gets a useful validation report, while a list
+# that no table could field (and whose card sheet would take minutes to print) is refused.
 MAX_NAME_LENGTH = 120
 MAX_ID_LENGTH = 80
-MAX_UNITS = 50
-MAX_TROOPERS_PER_UNIT = 50
-MAX_ITEMS_PER_LIST = 30
+MAX_UNITS = 8
+MAX_TROOPERS = 30
+MAX_TROOPERS_PER_UNIT = MAX_TROOPERS
+MAX_ITEMS_PER_LIST = 10
 MAX_POINTS_LIMIT = 10_000
 
 _FORCE_KEYS = ("format", "version", "name", "faction", "ruleset", "points_limit", "units")
@@ -94,19 +98,31 @@ def _object(value: object, path: str, allowed: tuple[str, ...]) -> Mapping[str, 
     return value
 
 
-def _text(value: object, path: str, max_length: int, required: bool) -> str:
-    if value is None and not required:
-        return ""
-    if not isinstance(value, str):
-        raise ForceDocumentError(path, f"expected text, got {_type_name(value)}")
-    text = value.strip()
+def _checked(text: str, path: str, max_length: int, required: bool) -> str:
     if required and not text:
         raise ForceDocumentError(path, "must not be empty")
     if len(text) > max_length:
         raise ForceDocumentError(path, f"is {len(text)} characters long; at most {max_length}")
-    if any(ord(ch) < 32 for ch in text):
-        raise ForceDocumentError(path, "must not contain control characters")
+    problem = text_problem(text)
+    if problem:
+        raise ForceDocumentError(path, problem)
     return text
+
+
+def _text(value: object, path: str, max_length: int, required: bool) -> str:
+    """A name: trimmed at both ends."""
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str):
+        raise ForceDocumentError(path, f"expected text, got {_type_name(value)}")
+    return _checked(value.strip(), path, max_length, required)
+
+
+def _id(value: object, path: str) -> str:
+    """An id is exact: " pistol" is not "pistol" (validation reports it as unknown)."""
+    if not isinstance(value, str):
+        raise ForceDocumentError(path, f"expected text (an id), got {_type_name(value)}")
+    return _checked(value, path, MAX_ID_LENGTH, True)
 
 
 def _ids(value: object, path: str) -> tuple[str, ...]:
@@ -116,7 +132,7 @@ def _ids(value: object, path: str) -> tuple[str, ...]:
         raise ForceDocumentError(path, f"expected a list of ids, got {_type_name(value)}")
     if len(value) > MAX_ITEMS_PER_LIST:
         raise ForceDocumentError(path, f"has {len(value)} entries; at most {MAX_ITEMS_PER_LIST}")
-    return tuple(_text(item, f"{path}[{i}]", MAX_ID_LENGTH, True) for i, item in enumerate(value))
+    return tuple(_id(item, f"{path}[{i}]") for i, item in enumerate(value))
 
 
 def _list(value: object, path: str, maximum: int) -> list[Any]:
@@ -132,9 +148,7 @@ def _trooper(value: object, path: str) -> TrooperSpec:
     trooper_class = raw.get("class")
     return TrooperSpec(
         trooper_class=(
-            DEFAULT_CLASS
-            if trooper_class is None
-            else _text(trooper_class, f"{path}.class", MAX_ID_LENGTH, True)
+            DEFAULT_CLASS if trooper_class is None else _id(trooper_class, f"{path}.class")
         ),
         name=_text(raw.get("name"), f"{path}.name", MAX_NAME_LENGTH, False),
         weapons=_ids(raw.get("weapons"), f"{path}.weapons"),
@@ -149,7 +163,7 @@ def _unit(value: object, path: str) -> UnitSpec:
         raise ForceDocumentError(f"{path}.type", "missing: every unit needs a unit type")
     troopers = _list(raw.get("troopers", []), f"{path}.troopers", MAX_TROOPERS_PER_UNIT)
     return UnitSpec(
-        type=_text(raw["type"], f"{path}.type", MAX_ID_LENGTH, True),
+        type=_id(raw["type"], f"{path}.type"),
         name=_text(raw.get("name"), f"{path}.name", MAX_NAME_LENGTH, False),
         skills=_ids(raw.get("skills"), f"{path}.skills"),
         troopers=tuple(_trooper(t, f"{path}.troopers[{i}]") for i, t in enumerate(troopers)),
@@ -183,10 +197,19 @@ def read_force_document(document: object) -> ForceSpec:
             "points_limit", f"expected a whole number of points from 1 to {MAX_POINTS_LIMIT}"
         )
     units = _list(raw.get("units", []), "units", MAX_UNITS)
+    troopers = sum(
+        len(u["troopers"])
+        for u in units
+        if isinstance(u, dict) and isinstance(u.get("troopers"), list)
+    )
+    if troopers > MAX_TROOPERS:
+        raise ForceDocumentError(
+            "units", f"has {troopers} troopers in all; a document holds at most {MAX_TROOPERS}"
+        )
     return ForceSpec(
         name=_text(raw["name"], "name", MAX_NAME_LENGTH, True),
-        faction=_text(raw["faction"], "faction", MAX_ID_LENGTH, True),
-        ruleset=None if ruleset is None else _text(ruleset, "ruleset", MAX_ID_LENGTH, True),
+        faction=_id(raw["faction"], "faction"),
+        ruleset=None if ruleset is None else _id(ruleset, "ruleset"),
         points_limit=points_limit,
         units=tuple(_unit(u, f"units[{i}]") for i, u in enumerate(units)),
     )

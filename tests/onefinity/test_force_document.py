@@ -91,7 +91,7 @@ def _mutated(path, value):
         (("points_limit",), 0, "points_limit", "from 1 to"),
         (("points_limit",), "75", "points_limit", "whole number"),
         (("units",), {}, "units", "expected a list"),
-        (("units",), [{}] * 51, "units", "at most 50"),
+        (("units",), [{}] * 9, "units", "at most 8"),
         (("units", 0, "type"), KeyError, "units[0].type", "missing"),
         (("units", 0, "troopers"), "many", "units[0].troopers", "expected a list"),
         (("units", 0, "troopers", 1), [], "units[0].troopers[1]", "expected an object"),
@@ -138,3 +138,71 @@ def test_the_web_api_reports_an_unreadable_document_as_one_issue():
     report = check_force_document({"format": "onefinity-force"}, library())
     assert not report.legal
     assert [(i.code, i.path) for i in report.issues] == [("document.invalid", "version")]
+
+
+@pytest.mark.parametrize(
+    "character", ["\x00", "\x01", "\x08", "\t", "\n", "\x1f", "\x7f", "\x85", "\ud800"]
+)
+@pytest.mark.parametrize(
+    "path",
+    [
+        ("name",),
+        ("units", 0, "name"),
+        ("units", 0, "troopers", 0, "name"),
+        ("units", 0, "troopers", 0, "weapons", 0),
+        ("units", 0, "skills", 0),
+    ],
+)
+def test_control_characters_and_surrogates_are_refused_in_every_text(path, character):
+    with pytest.raises(ForceDocumentError, match="must not contain"):
+        read_force_document(_mutated(path, f"abc{character}def"))
+
+
+@pytest.mark.parametrize("text", ["Café — 2nd", "Δ-squad 🚀", "line\u2028separator", "zw\u200dj"])
+def test_printable_and_harmless_unicode_is_kept(text):
+    force = read_force_document(_mutated(("name",), text))
+    assert force.name == text
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("units", 0, "troopers", 0, "class"), "medic "),
+        (("units", 0, "troopers", 0, "weapons", 0), " combi-rifle"),
+        (("units", 0, "type"), "medium-infantry "),
+        (("faction",), " exomorph-collective"),
+    ],
+)
+def test_ids_are_exact_so_a_padded_id_is_unknown_not_trimmed(path, value):
+    force = read_force_document(_mutated(path, value))
+    report = check_force_document(force_document(force), library())
+    assert "ref.unknown" in {issue.code for issue in report.issues}
+
+
+def test_an_id_at_its_length_limit_is_read_and_one_more_is_refused():
+    read_force_document(_mutated(("units", 0, "skills", 0), "x" * 80))
+    with pytest.raises(ForceDocumentError, match="at most 80"):
+        read_force_document(_mutated(("units", 0, "skills", 0), "x" * 81))
+
+
+def _with_troopers(counts):
+    document = copy.deepcopy(DOCUMENT)
+    document["units"] = [
+        {"type": "light-infantry", "troopers": [{} for _ in range(n)]} for n in counts
+    ]
+    return document
+
+
+def test_a_document_holds_at_most_eight_units_and_thirty_troopers():
+    assert len(read_force_document(_with_troopers([1] * 8)).units) == 8
+    with pytest.raises(ForceDocumentError, match="at most 8"):
+        read_force_document(_with_troopers([1] * 9))
+    read_force_document(_with_troopers([10, 10, 10]))
+    with pytest.raises(ForceDocumentError, match="31 troopers in all; a document holds at most 30"):
+        read_force_document(_with_troopers([10, 10, 11]))
+
+
+def test_a_trooper_carries_at_most_ten_items_of_a_kind():
+    read_force_document(_mutated(("units", 0, "troopers", 0, "weapons"), ["rifle"] * 10))
+    with pytest.raises(ForceDocumentError, match="at most 10"):
+        read_force_document(_mutated(("units", 0, "troopers", 0, "weapons"), ["rifle"] * 11))

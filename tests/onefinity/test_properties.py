@@ -47,7 +47,7 @@ units = st.builds(
     UnitSpec,
     type=ids_from(RULESET.unit_types),
     name=st.text(alphabet="abc XYZ", max_size=10).map(str.strip),
-    troopers=st.lists(troopers, max_size=8).map(tuple),
+    troopers=st.lists(troopers, max_size=5).map(tuple),
     skills=st.lists(ids_from(RULESET.unit_skills), max_size=2).map(tuple),
 )
 forces = st.builds(

@@ -9,6 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from onefinity.rules import RulesetError
+from onefinity.rules.jsontext import JsonTextError, parse_json
 
 # Refuse absurd inputs before parsing them: no legal document comes close.
 MAX_DOCUMENT_BYTES = 1_000_000
@@ -38,14 +39,9 @@ def read_json_file(filename: str, what: str) -> Any:
     except OSError as error:
         raise CommandError(f"{filename}: cannot be read ({error.strerror})", returncode=2) from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise CommandError(
-            f"{filename}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})",
-            returncode=2,
-        ) from None
-    except RecursionError:
-        raise CommandError(f"{filename}: nested too deeply to be a {what}", returncode=2) from None
+        return parse_json(text)
+    except JsonTextError as error:
+        raise CommandError(f"{filename}: {error}", returncode=2) from None
 
 
 def write_json(command: Any, document: Any) -> None:

@@ -1,0 +1,34 @@
+"""What text a stored document may hold: the one rule every reader and every writer applies.
+
+Names are typed by people and ids are sent by browsers, so both may carry anything a
+keyboard, a paste or a script can produce. A document is refused, with the reason, when
+it holds what a page, a PDF or a database cannot carry faithfully: control characters
+(tabs, newlines, NUL and DEL included; PostgreSQL refuses NUL outright) and unpaired
+surrogates (which are not text at all and cannot be encoded as UTF-8).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Categories refused anywhere in a document's text: Cc (control) and Cs (surrogate).
+_REFUSED = {"Cc": "control characters", "Cs": "unpaired surrogates"}
+
+
+def text_problem(text: str) -> str | None:
+    """Why this text cannot be stored, or None when it can."""
+    if text.isprintable():
+        # Fast path: printable text holds no Cc or Cs character. Text that is not
+        # printable may still be fine (U+2028, a zero-width joiner), hence the loop.
+        return None
+    for ch in text:
+        refused = _REFUSED.get(unicodedata.category(ch))
+        if refused:
+            return f"must not contain {refused} (found U+{ord(ch):04X})"
+    return None
+
+
+def normalize_name(text: str) -> str:
+    """A name as typed, with runs of white space (tabs, new lines included) made one space
+    and the ends trimmed: what a person meant when they pasted it."""
+    return " ".join(text.split())

@@ -1,0 +1,70 @@
+"""The text rule every document shares, and JSON from outside read without surprises."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from onefinity.rules.jsontext import MAX_NUMBER_DIGITS, JsonTextError, parse_json
+from onefinity.rules.text import normalize_name, text_problem
+
+
+@given(st.text())
+def test_text_is_accepted_exactly_when_it_has_no_control_character_or_surrogate(text):
+    import unicodedata
+
+    refused = any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text)
+    assert (text_problem(text) is not None) == refused
+
+
+@given(st.text())
+def test_a_normalized_name_has_no_white_space_at_its_ends_or_in_runs(text):
+    name = normalize_name(text)
+    assert name == name.strip()
+    assert "  " not in name and "\t" not in name and "\n" not in name
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("NaN", "NaN is not a number"),
+        ('{"points": Infinity}', "Infinity is not a number"),
+        ("[-Infinity]", "-Infinity is not a number"),
+        ("1" * 4301, f"at most {MAX_NUMBER_DIGITS} digits"),
+        ("1" * (MAX_NUMBER_DIGITS + 1), f"at most {MAX_NUMBER_DIGITS} digits"),
+        ("0." + "1" * 40, f"at most {MAX_NUMBER_DIGITS} digits"),
+        ("1e999", "too large"),
+        ("[" * 100_000, "nested too deeply"),
+        ("{", "line 1, column 2"),
+        ("", "not valid JSON"),
+    ],
+)
+def test_json_that_python_would_mishandle_is_refused_with_a_reason(text, words):
+    with pytest.raises(JsonTextError, match=words):
+        parse_json(text)
+
+
+def test_a_number_at_the_digit_limit_is_read():
+    assert parse_json("9" * MAX_NUMBER_DIGITS) == int("9" * MAX_NUMBER_DIGITS)
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**62), 2**62)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@given(json_values)
+def test_every_ordinary_json_value_reads_back_as_json_would(value):
+    text = json.dumps(value)
+    assert parse_json(text) == json.loads(text)
