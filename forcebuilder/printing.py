@@ -5,21 +5,15 @@ from __future__ import annotations
 import segno
 from django.http import HttpRequest
 from django.template.loader import render_to_string
-from django.utils.text import slugify
-from weasyprint import HTML
 
-from forcebuilder.models import Force
 from forcebuilder.sheets import ForceSheet
+from onefinity import downloads
 
 
 def qr_svg(url: str) -> str:
     return segno.make(url, error="m").svg_inline(
         scale=3, dark="#000", light="#fff", title="Share link QR code"
     )
-
-
-def filename(force: Force, suffix: str) -> str:
-    return f"{slugify(force.name) or 'force'}{suffix}"
 
 
 def roster_text(sheet: ForceSheet, share_url: str) -> str:
@@ -58,6 +52,4 @@ def roster_text(sheet: ForceSheet, share_url: str) -> str:
 
 
 def render_pdf(template: str, context: dict[str, object], request: HttpRequest) -> bytes:
-    html = render_to_string(template, context, request=request)
-    pdf: bytes = HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf()
-    return pdf
+    return downloads.render_pdf(render_to_string(template, context, request=request))

@@ -2,6 +2,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from onefinity.downloads import attachment
 from onefinity.examples import example_forces
 from onefinity.forms import CardOddsForm
 from onefinity.http import HtmxHttpRequest
@@ -44,10 +45,7 @@ def ruleset_page(request: HtmxHttpRequest, version: str | None = None) -> HttpRe
 def ruleset_json(request: HtmxHttpRequest, version: str) -> JsonResponse:
     ruleset = _ruleset_or_404(version)
     response = JsonResponse(ruleset_document(ruleset), json_dumps_params={"indent": 2})
-    response["Content-Disposition"] = (
-        f'attachment; filename="onefinity-ruleset-{ruleset.version}.json"'
-    )
-    return response
+    return attachment(response, f"onefinity-ruleset-{ruleset.version}", ".json", "ruleset")
 
 
 @require_GET

@@ -1,0 +1,40 @@
+"""What every download shares: a safe file name and PDFs that read nothing from outside."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from django.http import HttpResponse
+from weasyprint import HTML
+from weasyprint.urls import URLFetcher
+
+
+def file_stem(name: str, fallback: str) -> str:
+    """``name`` as a file name: ASCII letters, digits, dots and hyphens only, so nothing a
+    person typed can break out of the header (quotes, new lines) or the folder."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    stem = re.sub(r"[^a-z0-9.]+", "-", ascii_name.lower())
+    stem = re.sub(r"\.{2,}", ".", stem).strip("-.")
+    return stem[:80].strip("-.") or fallback
+
+
+def attachment(response: HttpResponse, name: str, suffix: str, fallback: str) -> HttpResponse:
+    """Mark a response as a download, e.g. ``attachment(r, "Wardens", "-roster.pdf", "force")``."""
+    response["Content-Disposition"] = f'attachment; filename="{file_stem(name, fallback)}{suffix}"'
+    return response
+
+
+def download(
+    content: bytes | str, content_type: str, name: str, suffix: str, fallback: str
+) -> HttpResponse:
+    return attachment(HttpResponse(content, content_type=content_type), name, suffix, fallback)
+
+
+def render_pdf(html: str) -> bytes:
+    """A PDF of our own HTML. Everything a page shows is inline (SVG, data: URLs, styles
+    in the page), so the fetcher refuses every other URL: a name that smuggled in a
+    ``file:///`` or ``http://`` reference reads nothing from the server or the network."""
+    fetcher = URLFetcher(allowed_protocols={"data"}, allow_redirects=False)
+    pdf: bytes = HTML(string=html, url_fetcher=fetcher).write_pdf()
+    return pdf
