@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import render
+
+from onefinity.ownership import DamagedRecord, QuotaExceeded, owned
 
 # Scripts only from this site (htmx and static/js/site.js); inline styles stay allowed
 # because SVG pictures and htmx's indicator styles use them.
@@ -35,3 +39,57 @@ def security_headers(
         return response
 
     return middleware
+
+
+def limit_request_body(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[[HttpRequest], HttpResponse]:
+    """Refuse a request whose declared body is over the limit before anything reads it:
+    Django would otherwise stream a 1 GiB upload to a temporary file before any view could
+    look at its size. (A body without a declared length is bounded by the upload handler.)"""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        declared = request.META.get("CONTENT_LENGTH") or "0"
+        try:
+            size = int(declared)
+        except ValueError:
+            size = -1
+        if size < 0:
+            return HttpResponseBadRequest("Content-Length is not a number of bytes.")
+        if size > settings.MAX_REQUEST_BYTES:
+            return render(
+                request,
+                "too_large.html",
+                {"size": size, "limit": settings.MAX_REQUEST_BYTES},
+                status=413,
+            )
+        return get_response(request)
+
+    return middleware
+
+
+class OwnershipMiddleware:
+    """What a view about owned records may raise, shown to the person who asked: passing
+    their quota (QuotaExceeded), or a stored record that no longer reads (DamagedRecord,
+    with a repair and a deletion offered to its owner, and nothing to anyone else)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, QuotaExceeded):
+            return render(request, "quota.html", {"message": str(exception)}, status=403)
+        if isinstance(exception, DamagedRecord):
+            record = exception.record
+            is_owner = owned(request, type(record)).filter(pk=record.pk).exists()
+            context = {
+                "record": record,
+                "what": record._meta.verbose_name,
+                "problem": exception.problem,
+                "is_owner": is_owner,
+            }
+            return render(request, "damaged.html", context, status=409)
+        return None

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.limit_request_body",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -80,6 +81,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.security_headers",
+    "config.middleware.OwnershipMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -178,8 +180,14 @@ LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60)  # seconds
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5)
 LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 30)
 # Uploads and pasted documents: far above any force or table document, far below harm.
+# A request body above MAX_REQUEST_BYTES is refused (413) before it is read; form fields
+# are bounded by DATA_UPLOAD_MAX_MEMORY_SIZE, uploaded files by MAX_UPLOAD_BYTES and kept
+# in memory (never spooled to disk) by the bounded upload handler.
+MAX_UPLOAD_BYTES = 5_000_000
+MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 100_000
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1_000_000
-FILE_UPLOAD_MAX_MEMORY_SIZE = 1_000_000
+FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
+FILE_UPLOAD_HANDLERS = ["config.uploads.BoundedMemoryUploadHandler"]
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 2_000
 LOGIN_REDIRECT_URL = "forcebuilder:list"
 LOGOUT_REDIRECT_URL = "onefinity:home"

@@ -13,12 +13,11 @@ from onefinity.rules import ForceSpec, TrooperSpec, UnitSpec
 from onefinity.rules.force import (
     MAX_ITEMS_PER_LIST,
     MAX_NAME_LENGTH,
-    MAX_TROOPERS_PER_UNIT,
+    MAX_TROOPERS,
     MAX_UNITS,
 )
 from onefinity.rules.ruleset import Ruleset
-
-ITEM_KINDS = ("weapons", "equipment", "abilities")
+from onefinity.rules.text import normalize_name, text_problem
 
 
 class EditError(ValueError):
@@ -51,10 +50,18 @@ def _with_trooper(force: ForceSpec, unit: int, index: int, trooper: TrooperSpec)
 
 
 def _clean_name(name: str, what: str) -> str:
-    name = " ".join(name.split())
+    name = normalize_name(name)
     if len(name) > MAX_NAME_LENGTH:
         raise EditError(f"A {what} name has at most {MAX_NAME_LENGTH} characters.")
+    problem = text_problem(name)
+    if problem:
+        raise EditError(f"A {what} name {problem}.")
     return name
+
+
+def _room_for(force: ForceSpec, troopers: int) -> None:
+    if sum(len(u.troopers) for u in force.units) + troopers > MAX_TROOPERS:
+        raise EditError(f"A list holds at most {MAX_TROOPERS} troopers.")
 
 
 def rename_force(force: ForceSpec, name: str) -> ForceSpec:
@@ -83,6 +90,7 @@ def add_unit(force: ForceSpec, unit_type: str, ruleset: Ruleset) -> ForceSpec:
         raise EditError("Choose a unit type from the list.")
     if len(force.units) >= MAX_UNITS:
         raise EditError(f"A list holds at most {MAX_UNITS} units.")
+    _room_for(force, kind.min_troopers)
     unit = UnitSpec(type=unit_type, troopers=tuple(TrooperSpec() for _ in range(kind.min_troopers)))
     return replace(force, units=(*force.units, unit))
 
@@ -96,6 +104,7 @@ def duplicate_unit(force: ForceSpec, unit: int) -> ForceSpec:
     original = _unit_at(force, unit)
     if len(force.units) >= MAX_UNITS:
         raise EditError(f"A list holds at most {MAX_UNITS} units.")
+    _room_for(force, len(original.troopers))
     return replace(force, units=(*force.units[: unit + 1], original, *force.units[unit + 1 :]))
 
 
@@ -109,8 +118,7 @@ def set_unit_skills(force: ForceSpec, unit: int, skills: list[str]) -> ForceSpec
 
 def add_trooper(force: ForceSpec, unit: int) -> ForceSpec:
     original = _unit_at(force, unit)
-    if len(original.troopers) >= MAX_TROOPERS_PER_UNIT:
-        raise EditError(f"A unit holds at most {MAX_TROOPERS_PER_UNIT} troopers in a list.")
+    _room_for(force, 1)
     return _with_unit(force, unit, replace(original, troopers=(*original.troopers, TrooperSpec())))
 
 
@@ -127,8 +135,7 @@ def remove_trooper(force: ForceSpec, unit: int, trooper: int) -> ForceSpec:
 def duplicate_trooper(force: ForceSpec, unit: int, trooper: int) -> ForceSpec:
     copy = _trooper_at(force, unit, trooper)
     troopers = force.units[unit].troopers
-    if len(troopers) >= MAX_TROOPERS_PER_UNIT:
-        raise EditError(f"A unit holds at most {MAX_TROOPERS_PER_UNIT} troopers in a list.")
+    _room_for(force, 1)
     return _with_unit(
         force,
         unit,
@@ -168,8 +175,9 @@ def set_loadout(
 
 
 def _items(ids: list[str]) -> tuple[str, ...]:
-    # The browser sends each picked id once; keep their order and drop repeats.
-    unique = tuple(dict.fromkeys(i.strip() for i in ids if i.strip()))
+    # The browser sends each picked id once; keep their order and drop repeats. Ids are
+    # exact: one the ruleset does not have is reported by validation, never trimmed to fit.
+    unique = tuple(dict.fromkeys(i for i in ids if i))
     if len(unique) > MAX_ITEMS_PER_LIST:
         raise EditError(f"At most {MAX_ITEMS_PER_LIST} items in one list.")
     return unique

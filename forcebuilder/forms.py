@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
@@ -9,6 +8,8 @@ from django.contrib.auth.forms import UserCreationForm
 
 from onefinity.rules import ForceDocumentError, ForceSpec, library, read_force_document
 from onefinity.rules.force import MAX_NAME_LENGTH, MAX_POINTS_LIMIT
+from onefinity.rules.jsontext import JsonTextError, parse_json
+from onefinity.rules.text import normalize_name, text_problem
 
 MAX_IMPORT_BYTES = 100_000
 
@@ -35,6 +36,15 @@ class NewForceForm(forms.Form):
         faction.choices = _faction_choices()
         points = self.fields["points_limit"]
         points.initial = library().current.force_limits.points
+
+    def clean_name(self) -> str:
+        name = normalize_name(self.cleaned_data["name"])
+        problem = text_problem(name)
+        if problem:
+            raise forms.ValidationError(f"A list name {problem}.")
+        if not name:
+            raise forms.ValidationError("A list needs a name.")
+        return name
 
 
 class ImportForm(forms.Form):
@@ -65,15 +75,9 @@ class ImportForm(forms.Form):
         if len(text.encode("utf-8")) > MAX_IMPORT_BYTES:
             raise forms.ValidationError(f"A force document is at most {MAX_IMPORT_BYTES:,} bytes.")
         try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise forms.ValidationError(
-                f"This is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})."
-            ) from None
-        except RecursionError:
-            raise forms.ValidationError(
-                "This document is nested too deeply to be a force document."
-            ) from None
+            document = parse_json(text)
+        except JsonTextError as error:
+            raise forms.ValidationError(f"This cannot be read: {error}.") from None
         try:
             spec = read_force_document(document)
         except ForceDocumentError as error:

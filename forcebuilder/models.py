@@ -4,11 +4,20 @@ from dataclasses import replace
 from typing import Any
 
 from django.db import models, transaction
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from onefinity.ownership import Owned, OwnedQuerySet, Shareable, new_share_code  # noqa: F401  (0001 migration)
-from onefinity.rules import ForceSpec, force_document, read_force_document
+from onefinity.ownership import (  # noqa: F401  (new_share_code: the 0001 migration)
+    DamagedRecord,
+    Owned,
+    OwnedQuerySet,
+    Quota,
+    Shareable,
+    new_share_code,
+)
+from onefinity.rules import ForceDocumentError, ForceSpec, force_document, read_force_document
+from onefinity.rules.repair import repair_force_document
 
 # How many past versions of a list are kept for undo.
 KEPT_REVISIONS = 100
@@ -18,24 +27,35 @@ class ForceQuerySet(OwnedQuerySet["Force"]):
     pass
 
 
-class StaleRevision(Exception):
+class StaleVersion(Exception):
     """The list changed since the page that sent the edit was drawn (another tab, say)."""
 
     def __init__(self, current: int, sent: int) -> None:
         self.current = current
         self.sent = sent
-        super().__init__(f"revision {sent} is stale; the list is at {current}")
+        super().__init__(f"version {sent} is stale; the list is at version {current}")
 
 
 class Force(Owned, Shareable):
-    """A saved force list: the force document's fields, kept as the engine reads them."""
+    """A saved force list: the force document's fields, kept as the engine reads them.
+
+    Every write goes through ``set_spec`` and is checked by the force document reader
+    before it reaches the database: what is saved can always be read back. A record saved
+    before a reader rule was tightened raises DamagedRecord when read, and can be repaired.
+    """
+
+    quota = Quota("lists", browser=50, account=500)
 
     name = models.CharField(max_length=120)
     faction = models.CharField(max_length=80)
-    ruleset_version = models.CharField(max_length=40)
+    ruleset_version = models.CharField(max_length=80)
     points_limit = models.PositiveIntegerField()
     units = models.JSONField(default=list)
+    # Where undo and redo stand: the number of the saved revision shown.
     revision = models.PositiveIntegerField(default=0)
+    # Grows by one on every write (edits, undo, redo, repair): the stale-tab check. The
+    # revision number cannot serve, since undo followed by an edit reuses a number.
+    version = models.PositiveBigIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -43,12 +63,22 @@ class Force(Owned, Shareable):
 
     class Meta:
         ordering = ["-updated"]
+        verbose_name = "list"
 
     def __str__(self) -> str:
         return self.name
 
     def get_absolute_url(self) -> str:
         return reverse("forcebuilder:editor", args=[self.pk])
+
+    def get_repair_url(self) -> str:
+        return reverse("forcebuilder:repair", args=[self.pk])
+
+    def get_delete_url(self) -> str:
+        return reverse("forcebuilder:delete", args=[self.pk])
+
+    def get_raw_url(self) -> str:
+        return reverse("forcebuilder:export-json", args=[self.pk])
 
     def get_share_url(self) -> str:
         return reverse("forcebuilder:shared", args=[self.share_code])
@@ -65,82 +95,105 @@ class Force(Owned, Shareable):
         }
 
     def to_spec(self) -> ForceSpec:
-        return read_force_document(self.document())
+        """The list as the engine reads it; DamagedRecord if the stored list no longer reads."""
+        try:
+            return read_force_document(self.document())
+        except ForceDocumentError as error:
+            raise DamagedRecord(self, str(error)) from None
 
     def set_spec(self, spec: ForceSpec) -> None:
+        """Take the list's fields from ``spec``, as the reader gives them back: ForceDocumentError
+        (nothing changed) if the document it makes would not read."""
         document = force_document(spec)
-        self.name = spec.name
-        self.faction = spec.faction
-        if spec.ruleset is not None:
-            self.ruleset_version = spec.ruleset
-        if spec.points_limit is not None:
-            self.points_limit = spec.points_limit
-        self.units = document["units"]
+        document.setdefault("ruleset", self.ruleset_version or None)
+        document.setdefault("points_limit", self.points_limit)
+        canonical = read_force_document({k: v for k, v in document.items() if v is not None})
+        self.name = canonical.name
+        self.faction = canonical.faction
+        if canonical.ruleset is not None:
+            self.ruleset_version = canonical.ruleset
+        if canonical.points_limit is not None:
+            self.points_limit = canonical.points_limit
+        self.units = force_document(canonical)["units"]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        read_force_document(self.document())  # the contract, for writes that skip set_spec
+        super().save(*args, **kwargs)
 
     @classmethod
     def create_from_spec(
         cls, spec: ForceSpec, ruleset_version: str, points_limit: int, **owner: Any
     ) -> Force:
+        """A new list; ForceDocumentError (nothing saved) if it would not read back."""
+        force = cls(ruleset_version=ruleset_version, points_limit=points_limit, **owner)
+        force.set_spec(spec)
         with transaction.atomic():
-            force = cls(ruleset_version=ruleset_version, points_limit=points_limit, **owner)
-            force.set_spec(spec)
             force.save()
             force.revisions.create(number=0, document=force.document())
         return force
 
     def _swap(self, spec: ForceSpec, expected: int, new_revision: int) -> None:
-        """Write the list only if it is still at `expected`: two tabs cannot both win."""
+        """Write the list only if it is still at version `expected`: two tabs cannot both win."""
         self.set_spec(spec)
         self.updated = timezone.now()
-        changed = Force.objects.filter(pk=self.pk, revision=expected).update(
+        changed = Force.objects.filter(pk=self.pk, version=expected).update(
             name=self.name,
             faction=self.faction,
             ruleset_version=self.ruleset_version,
             points_limit=self.points_limit,
             units=self.units,
             revision=new_revision,
+            version=F("version") + 1,
             updated=self.updated,
         )
         if not changed:
-            current = Force.objects.filter(pk=self.pk).values_list("revision", flat=True).first()
-            raise StaleRevision(current if current is not None else -1, expected)
+            current = Force.objects.filter(pk=self.pk).values_list("version", flat=True).first()
+            raise StaleVersion(current if current is not None else -1, expected)
         self.revision = new_revision
+        self.version = expected + 1
 
     def record(self, spec: ForceSpec, expected: int | None = None) -> None:
         """Save an edit as a new revision; edits undone before it can no longer be redone.
 
-        `expected` is the revision the editing page showed; StaleRevision if it moved on.
+        `expected` is the version the editing page showed: StaleVersion if the list moved
+        on since. ForceDocumentError (nothing saved) if the edit would not read back.
         """
-        expected = self.revision if expected is None else expected
+        expected = self.version if expected is None else expected
         with transaction.atomic():
-            self._swap(spec, expected, expected + 1)
+            self._swap(spec, expected, self.revision + 1)
             self.revisions.filter(number__gte=self.revision).delete()
             self.revisions.create(number=self.revision, document=self.document())
             if self.revision % 10 == 0:
                 self.revisions.filter(number__lte=self.revision - KEPT_REVISIONS).delete()
 
     def step(self, offset: int, expected: int | None = None) -> bool:
-        """Undo (-1) or redo (+1) by moving to a saved revision; False when there is none."""
-        expected = self.revision if expected is None else expected
-        target = self.revisions.filter(number=expected + offset).first()
+        """Undo (-1) or redo (+1) by moving to a saved revision; False when there is none.
+
+        A saved revision that no longer reads (an older reader's) is repaired on the way."""
+        expected = self.version if expected is None else expected
+        target = self.revisions.filter(number=self.revision + offset).first()
         if target is None:
             return False
+        spec, _ = repair_force_document(target.document)
         with transaction.atomic():
-            self._swap(read_force_document(target.document), expected, target.number)
+            self._swap(spec, expected, target.number)
         return True
+
+    def repair(self, expected: int | None = None) -> tuple[str, ...]:
+        """Mend a list that no longer reads, as a new revision (so undo can take it back);
+        what was changed, one line each."""
+        spec, changes = repair_force_document(self.document())
+        self.record(spec, expected)
+        return changes
 
     def can_redo(self) -> bool:
         return self.revisions.filter(number=self.revision + 1).exists()
 
-    def duplicate(self) -> Force:
+    def duplicate(self, **owner: Any) -> Force:
         spec = self.to_spec()
         copy_name = f"{spec.name} (copy)"[:120]
         return Force.create_from_spec(
-            replace(spec, name=copy_name),
-            self.ruleset_version,
-            self.points_limit,
-            owner=self.owner,
-            anonymous_owner=self.anonymous_owner,
+            replace(spec, name=copy_name), self.ruleset_version, self.points_limit, **owner
         )
 
 

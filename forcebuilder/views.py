@@ -13,12 +13,14 @@ from forcebuilder import ownership
 from forcebuilder.actions import apply_action
 from forcebuilder.edits import EditError
 from forcebuilder.forms import ImportForm, NewForceForm
-from forcebuilder.models import Force, StaleRevision
+from forcebuilder.models import Force, StaleVersion
 from forcebuilder.odds import OddsPanel
-from forcebuilder.printing import filename, qr_svg, render_pdf, roster_text
+from forcebuilder.printing import qr_svg, render_pdf, roster_text
 from forcebuilder.sheets import ForceSheet, force_sheet
+from onefinity.downloads import attachment, download
 from onefinity.http import HtmxHttpRequest
-from onefinity.rules import ForceSpec, force_document, library, validate_force
+from onefinity.ownership import DamagedRecord
+from onefinity.rules import ForceDocumentError, ForceSpec, force_document, library, validate_force
 from onefinity.rules.ruleset import Ruleset, version_key
 from onefinity.rules.upgrade import move_force
 
@@ -72,15 +74,17 @@ def _render_editor(request: HtmxHttpRequest, force: Force, status: int = 200) ->
 def force_list(request: HtmxHttpRequest) -> HttpResponse:
     rows = []
     for force in ownership.forces_of(request):
-        report = validate_force(force.to_spec(), _ruleset_of(force))
         faction = _ruleset_of(force).factions.get(force.faction)
-        rows.append(
-            {
-                "force": force,
-                "report": report,
-                "faction": faction.name if faction else force.faction,
-            }
-        )
+        row: dict[str, Any] = {
+            "force": force,
+            "faction": faction.name if faction else force.faction,
+        }
+        try:
+            row["report"] = validate_force(force.to_spec(), _ruleset_of(force))
+        except DamagedRecord as damaged:
+            # One unreadable list must not hide the others: it is listed with a repair.
+            row["damaged"] = damaged.problem
+        rows.append(row)
     return render(request, "forcebuilder/force_list.html", {"rows": rows})
 
 
@@ -99,7 +103,7 @@ def force_new(request: HtmxHttpRequest) -> HttpResponse:
             spec,
             current.version,
             form.cleaned_data["points_limit"],
-            **ownership.owner_fields(request),
+            **ownership.owner_fields(request, Force),
         )
         messages.success(request, f"{force.name} created. Add a unit to start.")
         return redirect(force)
@@ -110,7 +114,8 @@ def force_new(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_POST
 def force_duplicate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    copy = ownership.get_force_for_owner(request, pk).duplicate()
+    original = ownership.get_force_for_owner(request, pk)
+    copy = original.duplicate(**ownership.owner_fields(request, Force))
     messages.success(request, f"Copied as {copy.name}.")
     return redirect(copy)
 
@@ -134,43 +139,51 @@ def editor(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _render_editor(request, ownership.get_force_for_owner(request, pk))
 
 
-def _sent_revision(request: HtmxHttpRequest, force: Force) -> int:
-    """The revision the editing page showed (the current one when the form sent none)."""
+def _sent_version(request: HtmxHttpRequest, force: Force) -> int:
+    """The version of the list the editing page showed (the current one when the form sent
+    none, as a script might)."""
     try:
-        return int(request.POST.get("revision", force.revision))
+        return int(request.POST.get("version", force.version))
     except ValueError:
         return -1
 
 
-def _stale(request: HtmxHttpRequest, force: Force, error: StaleRevision) -> HttpResponse:
+def _stale(request: HtmxHttpRequest, force: Force, error: StaleVersion) -> HttpResponse:
     """Refuse the second tab's change, say why, and offer the latest version."""
     force.refresh_from_db()
     messages.error(
         request,
-        f"This list was changed in another tab or window (it is now at revision {error.current}; "
-        f"your page showed {error.sent}). Your change was not saved: check the list below and make it again.",
+        "This list was changed in another tab or window since your page was drawn. "
+        "Your change was not saved: check the list below and make it again.",
     )
     if request.htmx:
         return _render_editor(request, force, status=409)
     return redirect(force)
 
 
+def _refused(request: HtmxHttpRequest, force: Force, message: str) -> HttpResponse:
+    """Bad input: say why; nothing changed."""
+    messages.error(request, message)
+    if request.htmx:
+        return _render_editor(request, force, status=400)
+    return redirect(force)
+
+
 @require_POST
 def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     force = ownership.get_force_for_owner(request, pk)
-    sent = _sent_revision(request, force)
-    if sent != force.revision:
-        return _stale(request, force, StaleRevision(force.revision, sent))
+    sent = _sent_version(request, force)
+    if sent != force.version:
+        return _stale(request, force, StaleVersion(force.version, sent))
     try:
         spec = apply_action(force.to_spec(), request.POST, _ruleset_of(force))
-    except EditError as error:
-        messages.error(request, str(error))
-        if request.htmx:
-            return _render_editor(request, force, status=400)
-        return redirect(force)
-    try:
         force.record(spec, expected=sent)
-    except StaleRevision as error:
+    except EditError as error:
+        return _refused(request, force, str(error))
+    except ForceDocumentError as error:
+        # The same reader that reads the list back refused the edit: it is not saved.
+        return _refused(request, force, f"That change cannot be saved: {error}.")
+    except StaleVersion as error:
         return _stale(request, force, error)
     if request.htmx:
         return _render_editor(request, force)
@@ -180,12 +193,12 @@ def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 def _step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
     force = ownership.get_force_for_owner(request, pk)
-    sent = _sent_revision(request, force)
-    if sent != force.revision:
-        return _stale(request, force, StaleRevision(force.revision, sent))
+    sent = _sent_version(request, force)
+    if sent != force.version:
+        return _stale(request, force, StaleVersion(force.version, sent))
     try:
         moved = force.step(offset, expected=sent)
-    except StaleRevision as error:
+    except StaleVersion as error:
         return _stale(request, force, error)
     if not moved:
         messages.info(request, "Nothing to undo." if offset < 0 else "Nothing to redo.")
@@ -235,9 +248,30 @@ def move_ruleset(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         messages.info(request, f"This list already uses ruleset {force.ruleset_version}.")
         return redirect(force)
     move = move_force(force.to_spec(), _ruleset_of(force), current)
-    force.ruleset_version = current.version
-    force.record(move.moved)
+    try:
+        force.record(move.moved, _sent_version(request, force))
+    except StaleVersion as error:
+        return _stale(request, force, error)
+    except ForceDocumentError as error:
+        return _refused(
+            request, force, f"The list cannot move to ruleset {current.version}: {error}."
+        )
     messages.success(request, f"Moved to ruleset {current.version}.")
+    return redirect(force)
+
+
+@require_POST
+def repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Mend a list saved in a form the reader no longer takes (see onefinity.rules.repair)."""
+    force = ownership.get_force_for_owner(request, pk)
+    try:
+        changes = force.repair(_sent_version(request, force))
+    except StaleVersion as error:
+        return _stale(request, force, error)
+    if changes:
+        messages.success(request, "Repaired: " + "; ".join(changes) + ". Undo takes it back.")
+    else:
+        messages.info(request, "This list reads as it is: nothing to repair.")
     return redirect(force)
 
 
@@ -286,7 +320,7 @@ def shared_copy(request: HtmxHttpRequest, code: str) -> HttpResponse:
         original.to_spec(),
         original.ruleset_version,
         original.points_limit,
-        **ownership.owner_fields(request),
+        **ownership.owner_fields(request, Force),
     )
     messages.success(request, f"{copy.name} copied to your lists.")
     return redirect(copy)
@@ -306,11 +340,8 @@ def roster_pdf(
 ) -> HttpResponse:
     force = _readable(request, pk, code)
     context = _roster_context(request, force) | {"pdf": True}
-    response = HttpResponse(
-        render_pdf("forcebuilder/roster.html", context, request), content_type="application/pdf"
-    )
-    response["Content-Disposition"] = f'attachment; filename="{filename(force, "-roster.pdf")}"'
-    return response
+    pdf = render_pdf("forcebuilder/roster.html", context, request)
+    return download(pdf, "application/pdf", force.name, "-roster.pdf", "force")
 
 
 @require_GET
@@ -318,12 +349,8 @@ def cards_pdf(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
     force = _readable(request, pk, code)
-    response = HttpResponse(
-        render_pdf("forcebuilder/cards.html", _roster_context(request, force), request),
-        content_type="application/pdf",
-    )
-    response["Content-Disposition"] = f'attachment; filename="{filename(force, "-cards.pdf")}"'
-    return response
+    pdf = render_pdf("forcebuilder/cards.html", _roster_context(request, force), request)
+    return download(pdf, "application/pdf", force.name, "-cards.pdf", "force")
 
 
 @require_GET
@@ -334,8 +361,7 @@ def export_json(
     response = JsonResponse(
         force.document(), json_dumps_params={"indent": 2, "ensure_ascii": False}
     )
-    response["Content-Disposition"] = f'attachment; filename="{filename(force, ".json")}"'
-    return response
+    return attachment(response, force.name, ".json", "force")
 
 
 @require_GET
@@ -360,7 +386,7 @@ def force_import(request: HtmxHttpRequest) -> HttpResponse:
         if request.POST.get("confirm") == "save":
             points_limit = spec.points_limit or ruleset.force_limits.points
             force = Force.create_from_spec(
-                spec, ruleset.version, points_limit, **ownership.owner_fields(request)
+                spec, ruleset.version, points_limit, **ownership.owner_fields(request, Force)
             )
             messages.success(request, f"{force.name} imported.")
             return redirect(force)

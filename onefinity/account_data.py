@@ -7,7 +7,6 @@ anything, and saves it in one transaction: a bad file changes nothing.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -19,8 +18,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from forcebuilder.models import Force
-from onefinity.ownership import owned, owner_fields
+from onefinity.downloads import attachment
+from onefinity.ownership import DamagedRecord, owned, owner_fields
 from onefinity.rules import ForceDocumentError, current_ruleset, library, read_force_document
+from onefinity.rules.jsontext import JsonTextError, parse_json
 from tablegen.engine.tables import TableDocumentError, read_table_document, table_document
 from tablegen.models import Table
 
@@ -31,15 +32,33 @@ MAX_ITEMS = 500
 
 @require_GET
 def export_everything(request: HttpRequest) -> JsonResponse:
-    document = {
+    forces, tables, damaged = [], [], []
+    for force in owned(request, Force):
+        try:
+            force.to_spec()
+            forces.append(force.document())
+        except DamagedRecord as error:
+            damaged.append(_damaged("list", force.name, error.problem, force.document()))
+    for table in owned(request, Table):
+        try:
+            tables.append(table_document(table.to_spec()))
+        except DamagedRecord as error:
+            damaged.append(_damaged("table", table.name, error.problem, table.document))
+    document: dict[str, Any] = {
         "format": ACCOUNT_FORMAT,
         "version": 1,
-        "forces": [force.document() for force in owned(request, Force)],
-        "tables": [table_document(table.to_spec()) for table in owned(request, Table)],
+        "forces": forces,
+        "tables": tables,
     }
+    if damaged:
+        # Kept as stored, so nothing is lost; import skips them (repair them on the site).
+        document["damaged"] = damaged
     response = JsonResponse(document, json_dumps_params={"indent": 2, "ensure_ascii": False})
-    response["Content-Disposition"] = 'attachment; filename="onefinity-everything.json"'
-    return response
+    return attachment(response, "onefinity-everything", ".json", "everything")
+
+
+def _damaged(kind: str, name: str, problem: str, stored: Any) -> dict[str, Any]:
+    return {"kind": kind, "name": name, "problem": problem, "document": stored}
 
 
 class AccountFileError(ValueError):
@@ -48,9 +67,9 @@ class AccountFileError(ValueError):
 
 def _read(text: str) -> tuple[list[Any], list[Any]]:
     try:
-        document = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise AccountFileError("This file is not valid JSON.") from None
+        document = parse_json(text)
+    except JsonTextError as error:
+        raise AccountFileError(f"This file cannot be read: {error}.") from None
     if (
         not isinstance(document, dict)
         or document.get("format") != ACCOUNT_FORMAT
@@ -103,7 +122,8 @@ def import_everything(request: HttpRequest) -> HttpResponse:
             forces, tables = _read(text)
         except AccountFileError as error:
             return render(request, "account/import.html", {"error": str(error)}, status=400)
-        owner = owner_fields(request)
+        owner = owner_fields(request, Force, adding=len(forces))
+        owner_fields(request, Table, adding=len(tables))
         current = library().current
         with transaction.atomic():
             for spec in forces:

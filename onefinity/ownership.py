@@ -8,6 +8,7 @@ account. Anyone else gets 404 for an owner's pages: a stranger cannot tell they 
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.apps import apps
@@ -46,9 +47,51 @@ def anonymous_owner(request: HttpRequest, create: bool = False) -> str | None:
     return token
 
 
-def owner_fields(request: HttpRequest) -> dict[str, Any]:
-    """The fields that make a new thing belong to whoever made the request."""
-    if request.user.is_authenticated:
+@dataclass(frozen=True)
+class Quota:
+    """How many of a kind of thing one owner may keep: a browser (which anyone can make
+    in a loop) keeps few, an account many; both bound the work a page listing them does."""
+
+    what: str  # plural, in words: "lists"
+    browser: int
+    account: int
+
+
+class DamagedRecord(Exception):
+    """A stored record that no longer reads, e.g. saved before a rule of its reader was
+    tightened. Pages that show it say so and offer its owner a repair or deletion; pages
+    that list many records show it as damaged and go on."""
+
+    def __init__(self, record: models.Model, problem: str) -> None:
+        self.record = record
+        self.problem = problem
+        super().__init__(f"{record._meta.verbose_name} {record.pk} is damaged: {problem}")
+
+
+class QuotaExceeded(Exception):
+    """Making one more would pass the owner's quota; the message says what to do."""
+
+
+def owner_fields(
+    request: HttpRequest, model: type[models.Model], adding: int = 1
+) -> dict[str, Any]:
+    """The fields that make `adding` new things belong to whoever made the request;
+    QuotaExceeded if they would pass the owner's quota for the model."""
+    quota: Quota = model.quota  # type: ignore[attr-defined]
+    signed_in = request.user.is_authenticated
+    limit = quota.account if signed_in else quota.browser
+    have = owned(request, model).count()
+    if have + adding > limit:
+        where = "an account" if signed_in else "this browser"
+        advice = (
+            "Delete some you no longer need."
+            if signed_in
+            else ("Sign up to keep more, or delete some you no longer need.")
+        )
+        raise QuotaExceeded(
+            f"You have {have} {quota.what}; {where} keeps at most {limit}. {advice}"
+        )
+    if signed_in:
         return {"owner": request.user}
     return {"anonymous_owner": anonymous_owner(request, create=True)}
 

@@ -5,13 +5,20 @@ from typing import Any
 from django.db import models
 from django.urls import reverse
 
-from onefinity.ownership import Owned, OwnedQuerySet, Shareable
+from onefinity.ownership import DamagedRecord, Owned, OwnedQuerySet, Quota, Shareable
 from onefinity.rules import current_ruleset
-from tablegen.engine.tables import TableSpec, read_table_document, table_document
+from tablegen.engine.tables import (
+    TableDocumentError,
+    TableSpec,
+    read_table_document,
+    table_document,
+)
 
 
 class Table(Owned, Shareable):
     """A saved hex table, kept as its table document."""
+
+    quota = Quota("tables", browser=50, account=500)
 
     name = models.CharField(max_length=120)
     document = models.JSONField()
@@ -33,7 +40,11 @@ class Table(Owned, Shareable):
         return reverse("tablegen:shared", args=[self.share_code])
 
     def to_spec(self) -> TableSpec:
-        return read_table_document(self.document | {"name": self.name}, current_ruleset().table)
+        """The table as the engine reads it; DamagedRecord if the stored one no longer reads."""
+        try:
+            return read_table_document(self.document | {"name": self.name}, current_ruleset().table)
+        except TableDocumentError as error:
+            raise DamagedRecord(self, str(error)) from None
 
     def set_spec(self, spec: TableSpec) -> None:
         self.name = spec.name
@@ -42,6 +53,8 @@ class Table(Owned, Shareable):
 
 class Pack(Owned):
     """A tournament pack being generated, step by step, and then kept for download."""
+
+    quota = Quota("packs", browser=10, account=50)
 
     name = models.CharField(max_length=120)
     count = models.PositiveIntegerField()

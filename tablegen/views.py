@@ -13,10 +13,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.http import urlencode
-from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from weasyprint import HTML
 
+from onefinity.downloads import attachment, download, render_pdf
 from onefinity.http import HtmxHttpRequest
 from onefinity.ownership import get_owned_or_404, get_shared_or_404, owned, owner_fields
 from onefinity.rules import current_ruleset
@@ -227,7 +226,7 @@ def table_save(request: HtmxHttpRequest) -> HttpResponse:
     except GenerationError as error:
         messages.error(request, str(error))
         return redirect("tablegen:new")
-    table = Table(**owner_fields(request))
+    table = Table(**owner_fields(request, Table))
     table.set_spec(spec)
     table.save()
     messages.success(request, f"{table.name} saved.")
@@ -246,7 +245,7 @@ def table_empty(request: HtmxHttpRequest) -> HttpResponse:
     rows, columns = form.cleaned_data["rows"], form.cleaned_data["columns"]
     standard = (rows, columns) == (rules.rows, rules.columns)
     board = Board.of(rows_by_columns(rows, columns), standard=standard)
-    table = Table(**owner_fields(request))
+    table = Table(**owner_fields(request, Table))
     table.set_spec(TableSpec(board, {}, form.cleaned_data["name"].strip() or "My table"))
     table.save()
     messages.success(request, f"An empty {rows} x {columns} board: click hexes to place terrain.")
@@ -362,16 +361,10 @@ def table_shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def table_copy(request: HtmxHttpRequest, code: str) -> HttpResponse:
     original = get_shared_or_404(Table, code)
-    copy = Table(name=original.name, document=original.document, **owner_fields(request))
+    copy = Table(name=original.name, document=original.document, **owner_fields(request, Table))
     copy.save()
     messages.success(request, f"{copy.name} copied to your tables.")
     return redirect(copy)
-
-
-def _download(content: bytes | str, content_type: str, name: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
 
 
 @require_GET
@@ -380,10 +373,7 @@ def table_json(
 ) -> JsonResponse:
     table = _readable(request, pk, code)
     response = JsonResponse(table_document(table.to_spec()), json_dumps_params={"indent": 2})
-    response["Content-Disposition"] = (
-        f'attachment; filename="{slugify(table.name) or "table"}.json"'
-    )
-    return response
+    return attachment(response, table.name, ".json", "table")
 
 
 @require_GET
@@ -391,7 +381,7 @@ def table_png(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
     table = _readable(request, pk, code)
-    return _download(png(table.to_spec()), "image/png", f"{slugify(table.name) or 'table'}.png")
+    return download(png(table.to_spec()), "image/png", table.name, ".png", "table")
 
 
 def _setup_sheets(specs: list[TableSpec], title: str, request: HtmxHttpRequest) -> bytes:
@@ -407,8 +397,7 @@ def _setup_sheets(specs: list[TableSpec], title: str, request: HtmxHttpRequest) 
         {"sheets": sheets, "title": title, "legend": legend()},
         request=request,
     )
-    pdf: bytes = HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf()
-    return pdf
+    return render_pdf(html)
 
 
 @require_GET
@@ -417,7 +406,7 @@ def table_pdf(
 ) -> HttpResponse:
     table = _readable(request, pk, code)
     pdf = _setup_sheets([table.to_spec()], table.name, request)
-    return _download(pdf, "application/pdf", f"{slugify(table.name) or 'table'}-setup.pdf")
+    return download(pdf, "application/pdf", table.name, "-setup.pdf", "table")
 
 
 # --- Tournament packs ------------------------------------------------------------------------
@@ -439,7 +428,7 @@ def pack_new(request: HtmxHttpRequest) -> HttpResponse:
             count=form.cleaned_data["count"],
             params=params,
             state=PackState(seed=params["seed"]).as_json(),
-            **owner_fields(request),
+            **owner_fields(request, Pack),
         )
         return redirect(pack)
     return render(
@@ -492,7 +481,7 @@ def pack_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if len(pack.tables) < pack.count:
         raise Http404("The pack is not ready yet")
     pdf = _setup_sheets(pack.table_specs(), pack.name, request)
-    return _download(pdf, "application/pdf", f"{slugify(pack.name) or 'pack'}.pdf")
+    return download(pdf, "application/pdf", pack.name, ".pdf", "pack")
 
 
 @require_GET
@@ -507,4 +496,4 @@ def pack_zip(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 f"table-{number:03d}-seed-{document.get('seed')}.json",
                 json.dumps(document, indent=2),
             )
-    return _download(buffer.getvalue(), "application/zip", f"{slugify(pack.name) or 'pack'}.zip")
+    return download(buffer.getvalue(), "application/zip", pack.name, ".zip", "pack")

@@ -221,37 +221,63 @@ def test_logout_is_a_post(owner_client):
 # --- Two tabs ---------------------------------------------------------------------------------
 
 
-def test_a_second_tab_with_an_old_revision_is_refused_and_changes_nothing(owner_client, force):
-    edit(owner_client, force, action="add-trooper", unit=0, revision=0)  # tab 1: revision 0 -> 1
+def test_a_second_tab_with_an_old_version_is_refused_and_changes_nothing(owner_client, force):
+    edit(owner_client, force, action="add-trooper", unit=0, version=0)  # tab 1: version 0 -> 1
     force.refresh_from_db()
-    before = (force.units, force.revision)
+    before = (force.units, force.revision, force.version)
     response = edit(
-        owner_client, force, action="remove-unit", unit=1, revision=0
+        owner_client, force, action="remove-unit", unit=1, version=0
     )  # tab 2, still at 0
     assert response.status_code == 409
     page = response.content.decode()
     assert "changed in another tab or window" in page and "not saved" in page
-    assert 'name="revision" value="1"' in page  # the region is redrawn at the latest revision
+    assert 'name="version" value="1"' in page  # the region is redrawn at the latest version
     force.refresh_from_db()
-    assert (force.units, force.revision) == before
+    assert (force.units, force.revision, force.version) == before
 
 
 def test_undo_from_a_stale_tab_is_refused_too(owner_client, force):
-    edit(owner_client, force, action="add-trooper", unit=0, revision=0)
+    edit(owner_client, force, action="add-trooper", unit=0, version=0)
     response = owner_client.post(
-        f"/forces/{force.pk}/undo/", {"revision": 0}, headers={"HX-Request": "true"}
+        f"/forces/{force.pk}/undo/", {"version": 0}, headers={"HX-Request": "true"}
     )
     assert response.status_code == 409
     force.refresh_from_db()
     assert force.revision == 1
 
 
+def test_a_tab_that_missed_an_undo_and_an_edit_cannot_overwrite_them(owner_client, force):
+    """Undo then edit brings the revision number back where a stale tab saw it: the stale
+    check must use a version that only grows, or that tab's edit lands on content it never
+    saw (here: it would delete a unit it never saw)."""
+    edit(owner_client, force, action="add-trooper", unit=0, version=0)  # both tabs see v1
+    owner_client.post(f"/forces/{force.pk}/undo/", {"version": 1})  # tab 1: revision 0, v2
+    edit(owner_client, force, action="add-unit", unit_type="light-infantry", version=2)  # rev 1, v3
+    force.refresh_from_db()
+    assert (force.revision, force.version, len(force.units)) == (1, 3, 3)
+    response = edit(owner_client, force, action="remove-unit", unit=2, version=1)  # tab 2
+    assert response.status_code == 409
+    force.refresh_from_db()
+    assert (force.revision, force.version, len(force.units)) == (1, 3, 3)
+
+
+def test_every_write_moves_the_version_on_undo_and_redo_included(owner_client, force):
+    versions = [force.version]
+    edit(owner_client, force, action="add-trooper", unit=0, version=0)
+    for url in ("undo", "redo", "undo"):
+        force.refresh_from_db()
+        owner_client.post(f"/forces/{force.pk}/{url}/", {"version": force.version})
+        force.refresh_from_db()
+        versions.append(force.version)
+    assert versions == [0, 2, 3, 4]
+
+
 def test_the_save_itself_is_a_compare_and_swap(force):
-    from forcebuilder.models import Force, StaleRevision
+    from forcebuilder.models import Force, StaleVersion
 
     other_tab = Force.objects.get(pk=force.pk)
     force.record(force.to_spec(), expected=0)
-    with pytest.raises(StaleRevision):
+    with pytest.raises(StaleVersion):
         other_tab.record(other_tab.to_spec(), expected=0)
     force.refresh_from_db()
     assert force.revision == 1 and list(force.revisions.values_list("number", flat=True)) == [0, 1]

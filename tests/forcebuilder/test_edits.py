@@ -76,7 +76,10 @@ def test_force_settings(spec):
         (lambda s: edits.rename_force(s, "   "), "needs a name"),
         (lambda s: edits.rename_unit(s, 0, "x" * 121), "at most 120"),
         (lambda s: edits.set_points_limit(s, 0), "from 1 to 10,000"),
-        (lambda s: edits.set_loadout(s, 0, 0, [f"w{i}" for i in range(31)], [], []), "At most 30"),
+        (lambda s: edits.set_loadout(s, 0, 0, [f"w{i}" for i in range(11)], [], []), "At most 10"),
+        (lambda s: edits.rename_unit(s, 0, "abc\x01def"), "must not contain control characters"),
+        (lambda s: edits.rename_trooper(s, 0, 0, "a\x08"), "must not contain control characters"),
+        (lambda s: edits.rename_force(s, "abc\x7f"), "must not contain control characters"),
     ],
 )
 def test_bad_edits_raise_a_clear_error(spec, edit, words):
@@ -84,8 +87,28 @@ def test_bad_edits_raise_a_clear_error(spec, edit, words):
         edit(spec)
 
 
-def test_a_list_holds_at_most_fifty_units(spec):
-    for _ in range(48):
+def test_a_list_holds_at_most_eight_units(spec):
+    for _ in range(6):
         spec = edits.add_unit(spec, "tag", RULESET)
-    with pytest.raises(EditError, match="at most 50 units"):
+    assert len(spec.units) == 8
+    with pytest.raises(EditError, match="at most 8 units"):
         edits.add_unit(spec, "tag", RULESET)
+    with pytest.raises(EditError, match="at most 8 units"):
+        edits.duplicate_unit(spec, 0)
+
+
+def test_a_list_holds_at_most_thirty_troopers(spec):
+    troopers = sum(len(u.troopers) for u in spec.units)
+    for _ in range(30 - troopers):
+        spec = edits.add_trooper(spec, 0)
+    with pytest.raises(EditError, match="at most 30 troopers"):
+        edits.add_trooper(spec, 0)
+    with pytest.raises(EditError, match="at most 30 troopers"):
+        edits.duplicate_trooper(spec, 0, 0)
+
+
+def test_white_space_in_names_is_tidied_but_ids_are_kept_exact(spec):
+    assert edits.rename_unit(spec, 0, "  Alpha\t\nteam ").units[0].name == "Alpha team"
+    changed = edits.set_loadout(spec, 0, 0, [" combi-rifle"], [], ["cc-specialist "])
+    assert changed.units[0].troopers[0].weapons == (" combi-rifle",)
+    assert changed.units[0].troopers[0].abilities == ("cc-specialist ",)

@@ -85,7 +85,7 @@ def test_force_import(owner_client, document, confirm):
     ),
     fields=st.dictionaries(
         st.sampled_from(
-            ["unit", "trooper", "name", "class", "unit_type", "faction", "points_limit", "revision"]
+            ["unit", "trooper", "name", "class", "unit_type", "faction", "points_limit", "version"]
         ),
         junk,
         max_size=6,
