@@ -4,6 +4,7 @@ import json
 from typing import Any
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -70,10 +71,14 @@ def _render_editor(request: HtmxHttpRequest, force: Force, status: int = 200) ->
 # --- My lists -------------------------------------------------------------------------------
 
 
+LISTS_PER_PAGE = 25
+
+
 @require_GET
 def force_list(request: HtmxHttpRequest) -> HttpResponse:
+    page = Paginator(ownership.forces_of(request), LISTS_PER_PAGE).get_page(request.GET.get("page"))
     rows = []
-    for force in ownership.forces_of(request):
+    for force in page:
         faction = _ruleset_of(force).factions.get(force.faction)
         row: dict[str, Any] = {
             "force": force,
@@ -85,7 +90,7 @@ def force_list(request: HtmxHttpRequest) -> HttpResponse:
             # One unreadable list must not hide the others: it is listed with a repair.
             row["damaged"] = damaged.problem
         rows.append(row)
-    return render(request, "forcebuilder/force_list.html", {"rows": rows})
+    return render(request, "forcebuilder/force_list.html", {"rows": rows, "page": page})
 
 
 @require_http_methods(["GET", "POST"])

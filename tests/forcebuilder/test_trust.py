@@ -159,3 +159,18 @@ def test_repair_keeps_what_can_be_kept_and_undo_takes_it_back(owner_client, dama
 
 def test_a_stranger_cannot_repair(stranger_client, damaged):
     assert stranger_client.post(damaged.get_repair_url()).status_code == 404
+
+
+def test_my_lists_are_paginated_and_a_bad_page_number_is_no_error(owner_client, owner):
+    from onefinity.rules import read_force_document as read
+
+    spec = read(LEGAL_DOCUMENT)
+    for _ in range(27):
+        Force.create_from_spec(spec, "2026.11", 75, owner=owner)
+    first = owner_client.get("/forces/").content.decode()
+    assert "Page 1 of 2 (27 in all)" in first and 'rel="next"' in first
+    assert first.count("Duplicate Wardens") == 25
+    second = owner_client.get("/forces/?page=2").content.decode()
+    assert second.count("Duplicate Wardens") == 2
+    for page in ("0", "-1", "x", "999", "9" * 40):
+        assert owner_client.get("/forces/", {"page": page}).status_code == 200

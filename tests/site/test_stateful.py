@@ -1,0 +1,391 @@
+"""Whatever a visitor does, in any order and with any text, nothing of theirs breaks.
+
+A hypothesis state machine plays an owner: new lists, imports, editor actions with hostile
+text and indices, undo and redo (from stale tabs too), duplicates, copies, repairs, account
+imports, and tables built, renamed and edited. After every step:
+
+- every stored list and table of the owner (and every saved revision) reads back with the
+  same reader that imports documents;
+- the pages that show many records (my lists, my tables, the account page and export) and
+  every page and download of the record the step touched answer below 500.
+
+Rendering every PDF of every record after every step would cost seconds a step, so the
+downloads of the untouched records are checked once more when the run ends: every page
+and download of every record of the owner, PDFs and pictures included.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    Bundle,
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+from forcebuilder.models import Force
+from onefinity.rules import read_force_document
+from tablegen.models import Table
+from tests.forcebuilder.conftest import LEGAL_DOCUMENT
+
+pytestmark = pytest.mark.django_db
+
+# Text a careless keyboard, a paste or a script might send: control characters, DEL and C1
+# controls, long runs, spaces around ids, markup. (Form fields cannot carry surrogates:
+# browsers encode UTF-8; JSON documents can, and get them below.)
+CONTROL = "\x00\x01\x08\t\n\r\x1b\x7f\x85\x9b"
+hostile_text = st.one_of(
+    st.text(max_size=20),
+    st.text(alphabet=st.sampled_from(list(CONTROL) + list("ab ")), max_size=8),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "Night raid",
+            "x" * 120,
+            "x" * 121,
+            "y" * 200,
+            "<b>bold</b>",
+            "medic ",
+            " combi-rifle",
+        ]
+    ),
+).map(lambda text: text.replace("\ud800", ""))
+json_text = st.one_of(hostile_text, st.just("abc\ud800def"), st.text(max_size=10))
+index = st.one_of(st.integers(-2, 9).map(str), st.sampled_from(["", "x", "99999999999999999999"]))
+ids = st.one_of(
+    st.sampled_from(
+        ["combi-rifle", "rifle", "spitfire", "medic", "hacker", "cc-specialist", "regeneration"]
+    ),
+    hostile_text,
+    st.just("x" * 81),
+)
+
+EDITOR_ACTIONS = [
+    "settings",
+    "add-unit",
+    "remove-unit",
+    "duplicate-unit",
+    "rename-unit",
+    "unit-skills",
+    "add-trooper",
+    "remove-trooper",
+    "duplicate-trooper",
+    "rename-trooper",
+    "set-class",
+    "loadout",
+]
+
+_names = itertools.count()
+
+
+def below_500(client: Client, url: str, **kwargs: Any) -> None:
+    response = client.get(url, **kwargs)
+    assert response.status_code < 500, (url, response.status_code)
+
+
+def force_pages(force: Force) -> list[str]:
+    pk, code = force.pk, force.share_code
+    return [
+        f"/forces/{pk}/",
+        f"/forces/{pk}/export.json",
+        f"/forces/{pk}/roster.txt",
+        f"/forces/{pk}/roster/",
+        f"/forces/{pk}/units/0/troopers/0/loadout/",
+        f"/forces/{pk}/odds/?attacker=0:0:rifle&target=type:tag&mode=shooting&band=short",
+        f"/s/{code}/",
+        f"/s/{code}/export.json",
+    ]
+
+
+def force_downloads(force: Force) -> list[str]:
+    return [f"/forces/{force.pk}/roster.pdf", f"/forces/{force.pk}/cards.pdf"]
+
+
+def table_pages(table: Table) -> list[str]:
+    pk, code = table.pk, table.share_code
+    return [
+        f"/tables/{pk}/",
+        f"/tables/{pk}/?mode=sightlines",
+        f"/tables/{pk}/?mode=lof&from=0,0&to=4,5",
+        f"/tables/{pk}/table.json",
+        f"/t/{code}/",
+    ]
+
+
+def table_downloads(table: Table) -> list[str]:
+    return [f"/tables/{table.pk}/table.png", f"/tables/{table.pk}/setup.pdf"]
+
+
+class AnOwner(RuleBasedStateMachine):
+    forces = Bundle("forces")
+    tables = Bundle("tables")
+
+    def __init__(self) -> None:
+        super().__init__()
+        # A new owner for each run: earlier runs' records stay in the database but are
+        # someone else's, which is what ownership promises anyway.
+        self.user = get_user_model().objects.create_user(f"player{next(_names)}", "", "pw-pw-pw-pw")
+        self.client = Client()
+        self.client.force_login(self.user)
+        self.touched: list[str] = []
+
+    # --- Lists ---------------------------------------------------------------------------
+
+    def _newest(self, model: type[Force] | type[Table]) -> int:
+        """The pk of the owner's newest record of a kind (-1 when there is none)."""
+        newest = model.objects.filter(owner=self.user).order_by("-pk").first()
+        return newest.pk if newest else -1
+
+    @initialize(target=forces)
+    def a_legal_list(self) -> int:
+        response = self.client.post(
+            "/forces/import/", {"document": json.dumps(LEGAL_DOCUMENT), "confirm": "save"}
+        )
+        assert response.status_code == 302
+        return self._newest(Force)
+
+    @rule(target=forces, name=hostile_text, faction=st.sampled_from(["solar-concord", "nope", ""]))
+    def new_list(self, name: str, faction: str) -> int:
+        response = self.client.post(
+            "/forces/new/", {"name": name, "faction": faction, "points_limit": 75}
+        )
+        assert response.status_code in (302, 400)
+        return self._newest(Force)
+
+    @rule(
+        target=forces,
+        name=json_text,
+        unit_name=json_text,
+        weapon=ids | st.just("abc\ud800"),
+        units=st.integers(1, 12),
+        upload=st.booleans(),
+    )
+    def import_a_list(
+        self, name: str, unit_name: str, weapon: str, units: int, upload: bool
+    ) -> int:
+        document = json.loads(json.dumps(LEGAL_DOCUMENT))
+        document["name"] = name
+        document["units"][0]["name"] = unit_name
+        document["units"][0]["troopers"][1]["weapons"] = [weapon]
+        document["units"] = (document["units"] * units)[:units]
+        text = json.dumps(document)
+        if upload:
+            from django.core.files.uploadedfile import SimpleUploadedFile
+
+            data: dict[str, Any] = {
+                "file": SimpleUploadedFile("list.json", text.encode(), "application/json"),
+                "confirm": "save",
+            }
+        else:
+            data = {"document": text, "confirm": "save"}
+        response = self.client.post("/forces/import/", data)
+        assert response.status_code in (302, 400)
+        return self._newest(Force)
+
+    @rule(
+        force=forces,
+        action=st.sampled_from(EDITOR_ACTIONS),
+        unit=index,
+        trooper=index,
+        text=hostile_text,
+        items=st.lists(ids, max_size=3),
+        stale=st.booleans(),
+    )
+    def edit(
+        self,
+        force: int,
+        action: str,
+        unit: str,
+        trooper: str,
+        text: str,
+        items: list[str],
+        stale: bool,
+    ) -> None:
+        current = Force.objects.filter(pk=force).first()
+        if current is None:
+            return
+        data: dict[str, Any] = {
+            "action": action,
+            "unit": unit,
+            "trooper": trooper,
+            "name": text,
+            "faction": "solar-concord",
+            "points_limit": "75",
+            "unit_type": "light-infantry",
+            "class": items[0] if items else "medic",
+            "skills": items,
+            "weapons": items,
+            "version": current.version - 1 if stale else current.version,
+        }
+        response = self.client.post(f"/forces/{force}/edit/", data, headers={"HX-Request": "true"})
+        assert response.status_code in (200, 400, 409), response.status_code
+        current.refresh_from_db()
+        if stale and current.version > 0:
+            assert response.status_code == 409
+        self.touched = force_pages(current)
+
+    @rule(force=forces, direction=st.sampled_from(["undo", "redo"]), stale=st.booleans())
+    def undo_or_redo(self, force: int, direction: str, stale: bool) -> None:
+        current = Force.objects.filter(pk=force).first()
+        if current is None:
+            return
+        version = current.version - 1 if stale else current.version
+        response = self.client.post(f"/forces/{force}/{direction}/", {"version": version})
+        assert response.status_code == 302
+        self.touched = force_pages(current)
+
+    @rule(target=forces, force=forces)
+    def duplicate(self, force: int) -> int:
+        response = self.client.post(f"/forces/{force}/duplicate/")
+        assert response.status_code in (302, 404, 409)
+        return self._newest(Force)
+
+    @rule(target=forces, force=forces)
+    def copy_from_the_share_link(self, force: int) -> int:
+        current = Force.objects.filter(pk=force).first()
+        if current is not None:
+            response = self.client.post(f"/s/{current.share_code}/copy/")
+            assert response.status_code in (302, 409)
+        return self._newest(Force)
+
+    @rule(force=forces)
+    def repair(self, force: int) -> None:
+        current = Force.objects.filter(pk=force).first()
+        if current is not None:
+            response = self.client.post(f"/forces/{force}/repair/", {"version": current.version})
+            assert response.status_code == 302
+
+    @rule(force=forces)
+    def delete(self, force: int) -> None:
+        response = self.client.post(f"/forces/{force}/delete/")
+        assert response.status_code in (302, 404)
+
+    # --- The whole account ---------------------------------------------------------------
+
+    @rule(
+        names=st.lists(json_text, min_size=1, max_size=3),
+        table_name=json_text,
+        rows=st.sampled_from([1, 11, 40]),  # TODO tables: 41, 1249
+    )
+    def import_everything(self, names: list[str], table_name: str, rows: int) -> None:
+        from django.core.files.uploadedfile import SimpleUploadedFile
+
+        account = {
+            "format": "onefinity-account",
+            "version": 1,
+            "forces": [LEGAL_DOCUMENT | {"name": name} for name in names],
+            "tables": [
+                {
+                    "format": "onefinity-table",
+                    "version": 1,
+                    "name": table_name,
+                    "board": {"rows": rows, "columns": 1},
+                }
+            ],
+        }
+        upload = SimpleUploadedFile(
+            "everything.json", json.dumps(account).encode(), "application/json"
+        )
+        response = self.client.post("/account/import/", {"file": upload})
+        assert response.status_code in (302, 400)
+
+    # --- Tables ----------------------------------------------------------------------------
+
+    @precondition(lambda self: self._newest(Table) == -1)
+    @rule(target=tables, seed=st.integers(0, 50))
+    def a_generated_table(self, seed: int) -> int:
+        response = self.client.post(
+            "/tables/save/",
+            {"seed": seed, "coverage": 0.45, "symmetry": "point", "mix": "balanced"},
+        )
+        assert response.status_code == 302
+        return self._newest(Table)
+
+    @rule(target=tables, name=hostile_text, rows=st.integers(1, 12), columns=st.integers(1, 12))
+    def an_empty_board(self, name: str, rows: int, columns: int) -> int:
+        response = self.client.post(
+            "/tables/empty/", {"name": name, "rows": rows, "columns": columns}
+        )
+        assert response.status_code in (302, 400)
+        return self._newest(Table)
+
+    @rule(table=tables, name=hostile_text)
+    def rename_table(self, table: int, name: str) -> None:
+        response = self.client.post(f"/tables/{table}/rename/", {"name": name})
+        assert response.status_code in (302, 400, 404)
+
+    @rule(
+        table=tables,
+        q=st.integers(-2, 12).map(str) | index,
+        r=st.integers(-1, 12).map(str) | index,
+        kind=st.sampled_from(["", "cover", "elevated", "blocking", "lava", None]),
+    )
+    def paint_a_hex(self, table: int, q: str, r: str, kind: str | None) -> None:
+        data = {"q": q, "r": r} | ({} if kind is None else {"kind": kind})
+        response = self.client.post(
+            f"/tables/{table}/terrain/", data, headers={"HX-Request": "true"}
+        )
+        assert response.status_code < 500
+        current = Table.objects.filter(pk=table).first()
+        if current is not None:
+            self.touched = table_pages(current)
+
+    @rule(target=tables, table=tables)
+    def copy_a_table(self, table: int) -> int:
+        current = Table.objects.filter(pk=table).first()
+        if current is not None:
+            assert self.client.post(f"/t/{current.share_code}/copy/").status_code in (302, 409)
+        return self._newest(Table)
+
+    # --- What must hold after every step ---------------------------------------------------
+
+    @invariant()
+    def every_stored_document_reads_back(self) -> None:
+        for force in Force.objects.filter(owner=self.user):
+            read_force_document(force.document())
+            for revision in force.revisions.all():
+                read_force_document(revision.document)
+        for table in Table.objects.filter(owner=self.user):
+            table.to_spec()
+
+    @invariant()
+    def every_page_of_the_owner_answers(self) -> None:
+        for url in ("/forces/", "/tables/", "/account/", "/account/everything.json"):
+            below_500(self.client, url)
+        for url in self.touched:
+            below_500(self.client, url)
+        self.touched = []
+
+    def teardown(self) -> None:
+        for force in Force.objects.filter(owner=self.user):
+            for url in force_pages(force) + force_downloads(force):
+                below_500(self.client, url)
+        for table in Table.objects.filter(owner=self.user):
+            for url in table_pages(table) + table_downloads(table):
+                below_500(self.client, url)
+
+
+AnOwner.TestCase.settings = settings(
+    max_examples=20,
+    stateful_step_count=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
+
+def test_nothing_an_owner_does_breaks_a_page_or_loses_a_document() -> None:
+    from hypothesis.stateful import run_state_machine_as_test
+
+    run_state_machine_as_test(AnOwner, settings=AnOwner.TestCase.settings)
