@@ -25,7 +25,7 @@ import urllib.parse
 import urllib.request
 from collections import defaultdict
 
-REVISION = re.compile(rb'name="revision" value="(\d+)"')
+VERSION = re.compile(rb'name="version" value="(\d+)"')
 SHARE = re.compile(rb'href="/s/([A-Za-z0-9_-]+)/"')
 WEIGHTS = {
     "view shared list": 30,
@@ -46,7 +46,7 @@ class User:
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         self.force = 0
-        self.revision = 0
+        self.version = 0
         self.troopers = 3
 
     def csrf(self) -> str:
@@ -94,12 +94,12 @@ class User:
         _status, content, _ = self.request(
             "editor change" if record else None,
             f"/forces/{self.force}/edit/",
-            data | {"revision": self.revision},
+            data | {"version": self.version},
             htmx=True,
         )
-        match = REVISION.search(content)
+        match = VERSION.search(content)
         if match:
-            self.revision = int(match.group(1))
+            self.version = int(match.group(1))
 
     def act(self, shared_codes: list[str], table_codes: list[str]) -> None:
         kind = self.rng.choices(list(WEIGHTS), list(WEIGHTS.values()))[0]
