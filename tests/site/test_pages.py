@@ -82,6 +82,16 @@ def test_bad_odds_input_gets_a_clear_message(client, params, words):
     assert words in response.content.decode()
 
 
+@pytest.mark.parametrize("htmx", [True, False])
+def test_the_odds_page_shows_a_whole_deck_against_a_whole_deck_as_a_form_error(client, htmx):
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client.get("/odds/", {"attacker": 54, "defender": 53}, headers=headers)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Those numbers cannot be used" in page
+    assert "joker against joker is re-drawn" in page
+
+
 def test_an_empty_odds_form_asks_for_numbers(client):
     assert "Choose how many cards" in client.get("/odds/").content.decode()
 
