@@ -34,6 +34,14 @@ def test_the_ruleset_page_shows_the_rules_and_marks_provisional_entries(client):
     assert "spades > hearts > diamonds > clubs" in page
 
 
+def test_the_ruleset_page_says_which_modifiers_count_in_one_kind_of_exchange_only(client):
+    page = client.get(reverse("onefinity:ruleset")).content.decode()
+    assert "Charging in close combat +1 (close combat only)" in page
+    assert "Cover +1 (shooting only)" in page
+    document = client.get("/rules/2026.11/ruleset.json").json()
+    assert document["defense_modifiers"]["cover"]["exchanges"] == ["shooting"]
+
+
 def test_a_ruleset_version_has_its_own_page_and_json(client):
     assert client.get("/rules/2026.11/").status_code == 200
     response = client.get("/rules/2026.11/ruleset.json")
