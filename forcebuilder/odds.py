@@ -1,5 +1,10 @@
 """The editor's odds panel: pick an attacker and its weapon, a target and the situation, and
-read the exact chance from the engine."""
+read the exact chance from the engine.
+
+Every value in the query string is looked up among the choices the panel offers, never
+parsed into an index, so whatever a request sends the answer is the odds or a message
+saying what to choose instead.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +16,17 @@ from django.http import HttpRequest
 
 from forcebuilder.models import Force
 from forcebuilder.sheets import ForceSheet, force_sheet
-from onefinity.rules import ExchangeOdds, exchange_odds, library, validate_force
+from onefinity.rules import (
+    CardOddsError,
+    ExchangeOdds,
+    ForceDocumentError,
+    exchange_odds,
+    library,
+    validate_force,
+)
 from onefinity.rules.combat import (
-    CLOSE_COMBAT,
+    EXCHANGE_NAMES,
+    EXCHANGES,
     SHOOTING,
     CombatError,
     Draws,
@@ -21,6 +34,8 @@ from onefinity.rules.combat import (
     Target,
     exchange_draws,
 )
+from onefinity.rules.profile import TrooperProfile
+from onefinity.rules.ruleset import Modifier
 
 # Other lists offered as targets, most recently changed first.
 MAX_TARGET_LISTS = 5
@@ -31,6 +46,12 @@ class Choice:
     value: str
     label: str
     group: str = ""
+
+
+@dataclass(frozen=True)
+class Attacker:
+    profile: TrooperProfile
+    weapon: str
 
 
 class OddsPanel:
@@ -56,21 +77,23 @@ class OddsPanel:
         return self.sheet.ruleset
 
     @cached_property
-    def attacker_choices(self) -> list[Choice]:
-        choices = []
+    def _attackers(self) -> dict[str, tuple[Choice, Attacker]]:
+        attackers = {}
         for unit in self.sheet.units:
             for trooper in unit.troopers:
                 if trooper.profile is None:
                     continue
                 for weapon in trooper.profile.weapons:
-                    choices.append(
-                        Choice(
-                            f"{unit.index}:{trooper.index}:{weapon.id}",
-                            f"{trooper.label} — {weapon.name}",
-                            unit.label,
-                        )
+                    value = f"{unit.index}:{trooper.index}:{weapon.id}"
+                    attackers[value] = (
+                        Choice(value, f"{trooper.label} — {weapon.name}", unit.label),
+                        Attacker(trooper.profile, weapon.id),
                     )
-        return choices
+        return attackers
+
+    @property
+    def attacker_choices(self) -> list[Choice]:
+        return [choice for choice, _ in self._attackers.values()]
 
     @cached_property
     def _targets(self) -> dict[str, tuple[Choice, Target]]:
@@ -86,7 +109,12 @@ class OddsPanel:
             pk=self.force.pk
         )
         for other in others[:MAX_TARGET_LISTS]:
-            spec = other.to_spec()
+            try:
+                spec = other.to_spec()
+            except ForceDocumentError:
+                # A damaged stored list is shown as such in the list of lists; it has no
+                # troopers to offer here, and the rest of the panel still works.
+                continue
             ruleset = library().get(other.ruleset_version) or library().current
             other_sheet = force_sheet(spec, validate_force(spec, ruleset))
             for unit in other_sheet.units:
@@ -111,7 +139,22 @@ class OddsPanel:
 
     @property
     def modes(self) -> list[Choice]:
-        return [Choice(SHOOTING, "Shooting"), Choice(CLOSE_COMBAT, "Close combat")]
+        return [Choice(mode, EXCHANGE_NAMES[mode].capitalize()) for mode in EXCHANGES]
+
+    @property
+    def mode(self) -> str:
+        """The exchange the form shows situations for: the one asked for, when known."""
+        asked = self.params.get("mode", SHOOTING)
+        return asked if asked in EXCHANGES else SHOOTING
+
+    @property
+    def combat_modifiers(self) -> list[Modifier]:
+        """The attacker's situations that count in this kind of exchange (ruleset data)."""
+        return [m for m in self.ruleset.combat_modifiers.values() if m.applies_to(self.mode)]
+
+    @property
+    def defense_modifiers(self) -> list[Modifier]:
+        return [m for m in self.ruleset.defense_modifiers.values() if m.applies_to(self.mode)]
 
     @property
     def checked_combat(self) -> list[str]:
@@ -122,33 +165,46 @@ class OddsPanel:
         return self.params.getlist("defense")
 
     def compute(self) -> None:
-        try:
-            unit_index, trooper_index, weapon = self.params.get("attacker", "").split(":", 2)
-            attacker = self.sheet.units[int(unit_index)].troopers[int(trooper_index)]
-        except (ValueError, IndexError):
-            self.error = "Choose an attacker from the list."
-            return
+        self.error = self._compute()
+
+    def _compute(self) -> str:
+        """Fill in the draws and the odds, or return what to choose instead."""
+        attacker = self._attackers.get(self.params.get("attacker", ""))
+        if attacker is None:
+            return "Choose an attacker and weapon from the list."
         target = self._targets.get(self.params.get("target", ""))
-        if attacker.profile is None or target is None:
-            self.error = "Choose an attacker and a target from the lists."
-            return
+        if target is None:
+            return "Choose a target from the list."
+        mode = self.params.get("mode", SHOOTING)
+        if mode not in EXCHANGES:
+            return "Choose shooting or close combat."
+        band = self.params.get("band", "")
+        if mode == SHOOTING and band not in {b.id for b in self.ruleset.range_bands}:
+            return "Choose a range band from the list."
         situation = Situation(
-            mode=self.params.get("mode", SHOOTING),
-            band=self.params.get("band", ""),
-            combat_modifiers=tuple(self.params.getlist("combat")),
-            defense_modifiers=tuple(self.params.getlist("defense")),
+            mode=mode,
+            band=band,
+            combat_modifiers=tuple(self.checked_combat),
+            defense_modifiers=tuple(self.checked_defense),
         )
         try:
             self.draws = exchange_draws(
-                attacker.profile, weapon, target[1], situation, self.ruleset
+                attacker[1].profile, attacker[1].weapon, target[1], situation, self.ruleset
             )
         except CombatError as error:
-            self.error = str(error)
-            return
+            return _sentence(str(error))
         deck = self.ruleset.cards.deck_size
         if not (1 <= self.draws.attacker_cards <= deck and 1 <= self.draws.defender_cards <= deck):
-            self.error = "That exchange needs more cards than a deck holds."
-            return
-        self.result = exchange_odds(
-            self.draws.attacker_cards, self.draws.defender_cards, self.ruleset.cards
-        )
+            return "That exchange needs more cards than a deck holds."
+        try:
+            self.result = exchange_odds(
+                self.draws.attacker_cards, self.draws.defender_cards, self.ruleset.cards
+            )
+        except CardOddsError as error:
+            return _sentence(str(error))
+        return ""
+
+
+def _sentence(message: str) -> str:
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith(".") else f"{message}."

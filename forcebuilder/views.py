@@ -286,9 +286,12 @@ def odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         sheet = _sheet(force)
         panel = OddsPanel.from_request(request, force, sheet)
+        # Changing the exchange redraws the whole panel (its situations differ); a submit
+        # redraws only the result, keeping the form and its focus.
+        region = "odds-panel" if request.htmx.target == "odds-panel" else "odds"
         return render(
             request,
-            "forcebuilder/editor.html#odds",
+            f"forcebuilder/editor.html#{region}",
             {"force": force, "odds": panel, "sheet": sheet},
         )
     return _render_editor(request, force)

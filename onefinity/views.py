@@ -6,7 +6,7 @@ from onefinity.downloads import attachment
 from onefinity.examples import example_forces
 from onefinity.forms import CardOddsForm
 from onefinity.http import HtmxHttpRequest
-from onefinity.rules import exchange_odds, library
+from onefinity.rules import CardOddsError, exchange_odds, library
 from onefinity.rules.export import ruleset_document
 from onefinity.rules.ruleset import Ruleset
 
@@ -55,11 +55,15 @@ def card_odds(request: HtmxHttpRequest) -> HttpResponse:
     form = CardOddsForm(request.GET if "attacker" in request.GET else None)
     odds = None
     if form.is_bound and form.is_valid():
-        odds = exchange_odds(
-            form.cleaned_data["attacker"],
-            form.cleaned_data["defender"],
-            ruleset.cards,
-            ties_fail=True if form.cleaned_data["ties_fail"] else None,
-        )
+        try:
+            odds = exchange_odds(
+                form.cleaned_data["attacker"],
+                form.cleaned_data["defender"],
+                ruleset.cards,
+                ties_fail=True if form.cleaned_data["ties_fail"] else None,
+            )
+        except CardOddsError as error:
+            # Numbers each allowed on their own can still make an exchange that never ends.
+            form.add_error(None, str(error))
     template = "onefinity/odds.html#result" if request.htmx else "onefinity/odds.html"
     return render(request, template, {"form": form, "odds": odds, "ruleset": ruleset})

@@ -3,7 +3,8 @@
 Each player draws from their own fresh, full deck (no replacement within a draw).
 Cards rank by value, then by suit order; jokers are criticals and beat every card.
 Under the standard rules an exact tie (the same card from each deck, or a joker against
-a joker) is re-drawn, so the figures are conditional on the exchange not being tied.
+a joker) is re-drawn, so the figures are conditional on the exchange not being tied; when
+both sides always hold a joker that re-draw never ends, and :class:`CardOddsError` says so.
 Under the ties-fail variant suits never break ties and a tie fails both sides.
 """
 
@@ -64,19 +65,23 @@ def _rank_sizes(rules: CardRules, ties_fail: bool) -> list[int]:
     return plain + ([rules.jokers] if rules.jokers else [])
 
 
-def best_card_distribution(cards: int, rank_sizes: list[int]) -> list[Fraction]:
-    """P(best card drawn has rank k) for k over ``rank_sizes``, drawing without replacement."""
-    deck = sum(rank_sizes)
-    total = comb(deck, cards)
-    distribution = []
+def _best_card_counts(cards: int, rank_sizes: list[int]) -> list[int]:
+    """How many of the C(deck, cards) draws have their best card at each rank."""
+    counts = []
     at_or_below = 0
-    previous = Fraction(0)
+    previous = 0
     for size in rank_sizes:
         at_or_below += size
-        cumulative = Fraction(comb(at_or_below, cards), total)
-        distribution.append(cumulative - previous)
+        cumulative = comb(at_or_below, cards)
+        counts.append(cumulative - previous)
         previous = cumulative
-    return distribution
+    return counts
+
+
+def best_card_distribution(cards: int, rank_sizes: list[int]) -> list[Fraction]:
+    """P(best card drawn has rank k) for k over ``rank_sizes``, drawing without replacement."""
+    total = comb(sum(rank_sizes), cards)
+    return [Fraction(count, total) for count in _best_card_counts(cards, rank_sizes)]
 
 
 def exchange_odds(
@@ -89,29 +94,51 @@ def exchange_odds(
             raise CardOddsError(f"the {side} must draw from 1 to {deck} cards, not {cards!r}")
     variant = rules.ties_fail if ties_fail is None else ties_fail
     sizes = _rank_sizes(rules, variant)
-    attacker = best_card_distribution(attacker_cards, sizes)
-    defender = best_card_distribution(defender_cards, sizes)
+    # Whole numbers of draw pairs, made into fractions once: exact and fast.
+    attacker = _best_card_counts(attacker_cards, sizes)
+    defender = _best_card_counts(defender_cards, sizes)
+    pairs = comb(deck, attacker_cards) * comb(deck, defender_cards)
 
-    attacker_wins = Fraction(0)
-    tie = Fraction(0)
-    defender_below = Fraction(0)
-    for p_attacker, p_defender in zip(attacker, defender, strict=True):
-        attacker_wins += p_attacker * defender_below
-        tie += p_attacker * p_defender
-        defender_below += p_defender
-    defender_wins = 1 - attacker_wins - tie
+    attacker_wins = 0
+    tie = 0
+    defender_below = 0
+    for count_attacker, count_defender in zip(attacker, defender, strict=True):
+        attacker_wins += count_attacker * defender_below
+        tie += count_attacker * count_defender
+        defender_below += count_defender
+    defender_wins = pairs - attacker_wins - tie
 
     if variant:
         return ExchangeOdds(
-            attacker_cards, defender_cards, True, attacker_wins, defender_wins, tie, Fraction(0)
+            attacker_cards,
+            defender_cards,
+            True,
+            Fraction(attacker_wins, pairs),
+            Fraction(defender_wins, pairs),
+            Fraction(tie, pairs),
+            Fraction(0),
         )
-    decided = 1 - tie
+    decided = pairs - tie
+    if decided == 0:
+        # Both sides always hold a card of the top rank (with jokers: a joker), and the
+        # standard rules re-draw such a tie, so the exchange would never end.
+        safe = deck - sizes[-1]
+        best, tie_name = (
+            ("a joker", "joker against joker")
+            if rules.jokers
+            else ("the best card", "the same card from both decks")
+        )
+        raise CardOddsError(
+            f"{attacker_cards} cards against {defender_cards} can never be decided: "
+            f"more than {safe} of {deck} cards always hold {best}, and {tie_name} is "
+            f"re-drawn forever; one side must draw at most {safe} cards"
+        )
     return ExchangeOdds(
         attacker_cards,
         defender_cards,
         False,
-        attacker_wins / decided,
-        defender_wins / decided,
+        Fraction(attacker_wins, decided),
+        Fraction(defender_wins, decided),
         Fraction(0),
-        tie,
+        Fraction(tie, pairs),
     )

@@ -2,19 +2,38 @@
 
 Shooting: the attacker draws its weapon's Trooper Combat Modifier at the range band plus
 combat modifiers; the defender draws 1 + its Trooper Defense Modifier plus defense
-modifiers. Close combat: both draw 1 + their close-combat modifier (the attacker adds
-combat modifiers such as charging). Modifier values come from the ruleset.
+modifiers. Close combat: both draw 1 + their Trooper Combat Modifier, that is their
+close-combat modifier, the attacker adding combat modifiers such as charging; armor and
+defense modifiers such as cover do not count. Modifier values, and the kinds of exchange
+each one counts in, come from the ruleset.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from onefinity.rules.profile import TrooperProfile
-from onefinity.rules.ruleset import Ruleset
+from onefinity.rules.ruleset import (
+    CLOSE_COMBAT,
+    EXCHANGE_NAMES,
+    EXCHANGES,
+    SHOOTING,
+    Modifier,
+    Ruleset,
+)
 
-SHOOTING = "shooting"
-CLOSE_COMBAT = "close-combat"
+__all__ = [
+    "CLOSE_COMBAT",
+    "EXCHANGES",
+    "EXCHANGE_NAMES",
+    "SHOOTING",
+    "CombatError",
+    "Draws",
+    "Situation",
+    "Target",
+    "exchange_draws",
+]
 
 
 class CombatError(ValueError):
@@ -47,35 +66,53 @@ class Draws:
     explanation: tuple[str, ...]
 
 
+def _bonus(
+    chosen: tuple[str, ...],
+    known: Mapping[str, Modifier],
+    kind: str,
+    side: str,
+    mode: str,
+    notes: list[str],
+) -> int:
+    """The sum of the chosen modifiers; one that does not count in this exchange, or is
+    chosen twice, is refused rather than silently changing the answer."""
+    total = 0
+    for modifier_id in chosen:
+        modifier = known.get(modifier_id)
+        if modifier is None:
+            raise CombatError(f"{modifier_id!r} is not a {kind} modifier")
+        if chosen.count(modifier_id) > 1:
+            raise CombatError(f"{modifier.name} is chosen more than once; it counts once")
+        if not modifier.applies_to(mode):
+            raise CombatError(f"{modifier.name} does not apply in {EXCHANGE_NAMES[mode]}")
+        total += modifier.bonus
+        notes.append(f"{modifier.name} +{modifier.bonus} ({side})")
+    return total
+
+
 def exchange_draws(
     attacker: TrooperProfile, weapon: str, target: Target, situation: Situation, ruleset: Ruleset
 ) -> Draws:
-    combat_bonus = 0
-    notes = []
-    for modifier_id in situation.combat_modifiers:
-        modifier = ruleset.combat_modifiers.get(modifier_id)
-        if modifier is None:
-            raise CombatError(f"{modifier_id!r} is not a combat modifier")
-        combat_bonus += modifier.bonus
-        notes.append(f"{modifier.name} +{modifier.bonus} (attacker)")
-    defense_bonus = 0
-    for modifier_id in situation.defense_modifiers:
-        modifier = ruleset.defense_modifiers.get(modifier_id)
-        if modifier is None:
-            raise CombatError(f"{modifier_id!r} is not a defense modifier")
-        defense_bonus += modifier.bonus
-        notes.append(f"{modifier.name} +{modifier.bonus} (target)")
+    mode = situation.mode
+    if mode not in EXCHANGES:
+        raise CombatError(f"{mode!r} is not a kind of exchange")
+    notes: list[str] = []
+    combat_bonus = _bonus(
+        situation.combat_modifiers, ruleset.combat_modifiers, "combat", "attacker", mode, notes
+    )
+    defense_bonus = _bonus(
+        situation.defense_modifiers, ruleset.defense_modifiers, "defense", "target", mode, notes
+    )
 
-    if situation.mode == CLOSE_COMBAT:
+    if mode == CLOSE_COMBAT:
         attack = 1 + attacker.close_combat_modifier + combat_bonus
         defend = 1 + target.close_combat_modifier + defense_bonus
         notes.insert(
             0,
-            f"Close combat: both draw 1 + their close-combat modifier ({attack - 1 - combat_bonus} and {target.close_combat_modifier})",
+            "Close combat: both draw 1 + their close-combat modifier "
+            f"({attacker.close_combat_modifier} and {target.close_combat_modifier})",
         )
         return Draws(attack, defend, tuple(notes))
-    if situation.mode != SHOOTING:
-        raise CombatError(f"{situation.mode!r} is not a kind of exchange")
     profile = next((w for w in attacker.weapons if w.id == weapon), None)
     if profile is None:
         raise CombatError("the attacker does not carry that weapon")

@@ -25,6 +25,13 @@ ALL = "*"
 # The effects the engine folds into a trooper's stat line and base modifiers.
 EFFECT_KEYS = ("shooting", "close_combat", "defense", "movement", "wounds")
 
+# The kinds of exchange (combat seed 001); each situational modifier names those it
+# applies to, since close combat uses combat modifiers only.
+SHOOTING = "shooting"
+CLOSE_COMBAT = "close-combat"
+EXCHANGES = (SHOOTING, CLOSE_COMBAT)
+EXCHANGE_NAMES = {SHOOTING: "shooting", CLOSE_COMBAT: "close combat"}
+
 
 class RulesetError(ValueError):
     """A ruleset file that cannot be used, with the file and key that are wrong."""
@@ -187,6 +194,16 @@ class Modifier:
     id: str
     name: str
     bonus: int
+    # The kinds of exchange (ids from EXCHANGES) the modifier counts in.
+    exchanges: tuple[str, ...]
+
+    def applies_to(self, exchange: str) -> bool:
+        return exchange in self.exchanges
+
+    @property
+    def only_in(self) -> str:
+        """The exchange's name when the modifier counts in one kind only, else ''."""
+        return EXCHANGE_NAMES[self.exchanges[0]] if len(self.exchanges) == 1 else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,11 +409,28 @@ def _catalogue(
     return _frozen(entries)
 
 
+def _exchanges(entry: _Reader) -> tuple[str, ...]:
+    exchanges = entry.texts("exchanges")
+    if not exchanges:
+        raise entry.fail("exchanges", f"name at least one of: {', '.join(EXCHANGES)}")
+    for exchange in exchanges:
+        if exchange not in EXCHANGES:
+            raise entry.fail(
+                "exchanges",
+                f"{exchange!r} is not a kind of exchange (expected {', '.join(EXCHANGES)})",
+            )
+        if exchanges.count(exchange) > 1:
+            raise entry.fail("exchanges", f"names {exchange!r} more than once")
+    return exchanges
+
+
 def _modifiers(table: _Reader) -> Mapping[str, Modifier]:
     found = {}
     for modifier_id in table.table:
         entry = table.table_of(modifier_id)
-        found[modifier_id] = Modifier(modifier_id, entry.text("name"), entry.integer("bonus"))
+        found[modifier_id] = Modifier(
+            modifier_id, entry.text("name"), entry.integer("bonus"), _exchanges(entry)
+        )
         entry.done()
     return _frozen(found)
 

@@ -102,3 +102,37 @@ def test_monte_carlo_agrees_with_the_exact_figures(attacker, defender, ties_fail
     assert abs(wins - float(odds.attacker_wins)) < tolerance
     assert abs(losses - float(odds.defender_wins)) < tolerance
     assert abs(ties - float(odds.both_fail)) < tolerance
+
+
+@pytest.mark.parametrize(("attacker", "defender"), [(53, 53), (53, 54), (54, 53), (54, 54)])
+def test_card_odds_refuses_a_whole_deck_against_a_whole_deck(attacker, defender):
+    # Both sides always hold a joker, and joker against joker is re-drawn forever.
+    with pytest.raises(CardOddsError, match="joker against joker is re-drawn") as refused:
+        exchange_odds(attacker, defender, CARDS)
+    assert "\n" not in str(refused.value)
+
+
+def test_a_whole_deck_against_one_card_short_of_it_is_still_answered():
+    # 52 of 54 cards miss both jokers in 1 draw of C(54, 2) = 1431: then the joker wins.
+    odds = exchange_odds(54, 52, CARDS)
+    assert odds.attacker_wins == 1 and odds.redraw == Fraction(1430, 1431)
+
+
+def test_the_ties_fail_variant_answers_a_whole_deck_against_a_whole_deck_as_both_failing():
+    odds = exchange_odds(54, 54, CARDS, ties_fail=True)
+    assert odds.both_fail == 1 and odds.attacker_wins == odds.defender_wins == 0
+
+
+@pytest.mark.parametrize("ties_fail", [False, True])
+def test_card_odds_answers_or_refuses_every_pair_of_draws_cleanly(ties_fail):
+    deck = CARDS.deck_size
+    for attacker in range(1, deck + 1):
+        for defender in range(1, deck + 1):
+            try:
+                odds = exchange_odds(attacker, defender, CARDS, ties_fail=ties_fail)
+            except CardOddsError:
+                assert not ties_fail and min(attacker, defender) > deck - CARDS.jokers
+                continue
+            assert odds.attacker_wins + odds.defender_wins + odds.both_fail == 1
+            assert all(0 <= p <= 1 for p in (odds.attacker_wins, odds.defender_wins, odds.redraw))
+            assert odds.redraw < 1

@@ -193,6 +193,26 @@ def test_a_mistyped_value_names_the_key_and_the_value():
     assert "'lots'" in str(error)
 
 
+def test_a_modifier_must_say_which_exchanges_it_applies_to():
+    error = _error_for(lambda d: d["modifiers"]["defense"]["cover"].pop("exchanges"))
+    assert error.key == "modifiers.defense.cover.exchanges" and "missing" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("exchanges", "words"),
+    [
+        ([], "at least one"),
+        (["melee"], "'melee' is not a kind of exchange"),
+        (["shooting", "shooting"], "more than once"),
+        ("shooting", "expected a list of text"),
+    ],
+)
+def test_a_modifier_names_only_known_exchanges_once_each(exchanges, words):
+    error = _error_for(lambda d: d["modifiers"]["combat"]["rear"].update(exchanges=exchanges))
+    assert error.key == "modifiers.combat.rear.exchanges"
+    assert words in str(error)
+
+
 def test_a_misspelt_key_is_refused_not_ignored():
     error = _error_for(lambda d: d["unit_types"]["tag"].update(armour=3))
     assert error.key == "unit_types.tag.armour"

@@ -118,6 +118,15 @@ def test_card_odds_refuses_impossible_draws():
     assert "from 1 to 54 cards" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(("attacker", "defender"), [("53", "53"), ("54", "54"), ("53", "54")])
+def test_card_odds_refuses_a_whole_deck_against_a_whole_deck(attacker, defender):
+    result = manage("card_odds", "--attacker", attacker, "--defender", defender)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    assert result.stderr.strip().count("\n") == 0
+    assert "joker against joker is re-drawn" in result.stderr
+
+
 def test_export_ruleset_json_is_the_whole_ruleset():
     result = manage("export_ruleset", "--json")
     assert result.returncode == 0

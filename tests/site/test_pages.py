@@ -34,6 +34,14 @@ def test_the_ruleset_page_shows_the_rules_and_marks_provisional_entries(client):
     assert "spades > hearts > diamonds > clubs" in page
 
 
+def test_the_ruleset_page_says_which_modifiers_count_in_one_kind_of_exchange_only(client):
+    page = client.get(reverse("onefinity:ruleset")).content.decode()
+    assert "Charging in close combat +1 (close combat only)" in page
+    assert "Cover +1 (shooting only)" in page
+    document = client.get("/rules/2026.11/ruleset.json").json()
+    assert document["defense_modifiers"]["cover"]["exchanges"] == ["shooting"]
+
+
 def test_a_ruleset_version_has_its_own_page_and_json(client):
     assert client.get("/rules/2026.11/").status_code == 200
     response = client.get("/rules/2026.11/ruleset.json")
@@ -80,6 +88,16 @@ def test_bad_odds_input_gets_a_clear_message(client, params, words):
     response = client.get("/odds/", params, headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert words in response.content.decode()
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_the_odds_page_shows_a_whole_deck_against_a_whole_deck_as_a_form_error(client, htmx):
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client.get("/odds/", {"attacker": 54, "defender": 53}, headers=headers)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Those numbers cannot be used" in page
+    assert "joker against joker is re-drawn" in page
 
 
 def test_an_empty_odds_form_asks_for_numbers(client):

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import random
+import time
 
 import pytest
 
+from onefinity.rules import current_ruleset
+from onefinity.rules.hexgrid import Board, rows_by_columns
+from onefinity.rules.lineoffire import Terrain, line_of_fire
 from tests.site.test_commands import manage
+
+TABLE_RULES = current_ruleset().table
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +113,57 @@ def test_line_of_fire_lists_every_clear_pair_once(table_file):
     keys = {tuple(map(tuple, pair)) for pair in pairs}
     assert len(keys) == len(pairs)
     assert all((b, a) not in keys for a, b in keys)
+
+
+def _rows_by_columns_table(path, rows: int, columns: int):
+    """A rows-by-columns table with scattered walls, platforms and crates."""
+    hexes = rows_by_columns(rows, columns)
+    kinds = {0: "blocking", 1: "elevated", 2: "cover"}
+    terrain = {
+        h: kinds[(h[0] * 5 + h[1] * 3) % 11] for h in hexes if (h[0] * 5 + h[1] * 3) % 11 < 3
+    }
+    path.write_text(
+        json.dumps(
+            {
+                "format": "onefinity-table",
+                "version": 1,
+                "board": {"rows": rows, "columns": columns},
+                "terrain": [{"hex": list(h), "kind": k} for h, k in terrain.items()],
+            }
+        )
+    )
+    board = Board.of(hexes)
+    return board, Terrain.of(board, {board.index[h]: k for h, k in terrain.items()}, TABLE_RULES)
+
+
+def _pairwise_clear(board, terrain, pairs):
+    """The clear pairs among `pairs` (of standable hexes), one line of fire at a time."""
+    return {(a, b) for a, b in pairs if line_of_fire(board, terrain, a, b).clear}
+
+
+def test_line_of_fire_lists_the_same_pairs_as_tracing_each_line_on_a_small_board(tmp_path):
+    board, terrain = _rows_by_columns_table(tmp_path / "small.json", 8, 7)
+    result = manage("line_of_fire", str(tmp_path / "small.json"), "--json")
+    assert result.returncode == 0, result.stderr
+    listed = {(tuple(a), tuple(b)) for a, b in json.loads(result.stdout)["clear"]}
+    standable = [h for i, h in enumerate(board.hexes) if terrain.standable[i]]
+    every_pair = list(itertools.combinations(standable, 2))
+    assert listed == _pairwise_clear(board, terrain, every_pair)
+
+
+def test_line_of_fire_on_a_40_by_40_board_finishes_quickly_and_agrees_line_by_line(tmp_path):
+    board, terrain = _rows_by_columns_table(tmp_path / "large.json", 40, 40)
+    started = time.monotonic()
+    result = manage("line_of_fire", str(tmp_path / "large.json"), "--json")
+    elapsed = time.monotonic() - started
+    assert result.returncode == 0, result.stderr
+    # The per-pair geometry took 97 s and 1.6 GB here; check_table's path takes seconds.
+    assert elapsed < 30
+    listed = {(tuple(a), tuple(b)) for a, b in json.loads(result.stdout)["clear"]}
+    standable = [h for i, h in enumerate(board.hexes) if terrain.standable[i]]
+    rng = random.Random(40)
+    sample = [tuple(sorted(rng.sample(standable, 2), key=board.index.get)) for _ in range(400)]
+    assert {pair for pair in sample if pair in listed} == _pairwise_clear(board, terrain, sample)
 
 
 def test_line_of_fire_refuses_a_hex_off_the_board(table_file):

@@ -9,7 +9,7 @@ from django.core.management.base import CommandError, CommandParser
 
 from onefinity.management.commands._output import write_json
 from onefinity.rules import current_ruleset
-from onefinity.rules.lineoffire import Terrain, board_geometry, line_of_fire, visibility
+from onefinity.rules.lineoffire import Terrain, board_visibility, line_of_fire
 from tablegen.management.commands._tables import TableCommand, parse_hex, read_table_file
 
 
@@ -50,7 +50,8 @@ class Command(TableCommand):
                         f"  blocked along the side between {h[0]},{h[1]} and {k[0]},{k[1]}"
                     )
             return
-        clear = visibility(board_geometry(table.board), terrain)
+        # The same entry point as check_table: per-pair geometry only where it is cheap.
+        clear = board_visibility(table.board, terrain)
         standable = terrain.standable
         pairs = np.argwhere(np.triu(clear & standable[:, None] & standable[None, :], 1))
         hexes = table.board.hexes
