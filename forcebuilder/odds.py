@@ -16,10 +16,10 @@ from django.http import HttpRequest
 
 from forcebuilder.models import Force
 from forcebuilder.sheets import ForceSheet, force_sheet
+from onefinity.ownership import DamagedRecord
 from onefinity.rules import (
     CardOddsError,
     ExchangeOdds,
-    ForceDocumentError,
     exchange_odds,
     library,
     validate_force,
@@ -111,7 +111,7 @@ class OddsPanel:
         for other in others[:MAX_TARGET_LISTS]:
             try:
                 spec = other.to_spec()
-            except ForceDocumentError:
+            except DamagedRecord:
                 # A damaged stored list is shown as such in the list of lists; it has no
                 # troopers to offer here, and the rest of the panel still works.
                 continue
