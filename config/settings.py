@@ -31,14 +31,17 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be 1 or 0 (true/false, yes/no), not {value!r}")
 
 
-def env_int(name: str, default: int) -> int:
+def env_int(name: str, default: int, minimum: int | None = None) -> int:
     value = os.environ.get(name)
     if value is None or not value.strip():
         return default
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name} must be {minimum} or more, not {number}")
+    return number
 
 
 def env_list(name: str) -> list[str]:
@@ -174,9 +177,22 @@ LOGGING = {
 }
 
 LOGIN_URL = "login"
-LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60)  # seconds
-LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5)
-LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 30)
+# Limits on password guesses and reset e-mails (onefinity.attempts); times in seconds.
+# Failures on one account name, from any address, before each guess has to wait; the waits
+# double from one minute up to LOGIN_BACKOFF_MAX.
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5, minimum=0)
+LOGIN_BACKOFF_MAX = env_int("LOGIN_BACKOFF_MAX", 60 * 60, minimum=1)
+# Failures from one client address, on any account names, in LOGIN_FAILURE_WINDOW.
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 30, minimum=1)
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60, minimum=1)
+PASSWORD_RESETS_PER_EMAIL = env_int("PASSWORD_RESETS_PER_EMAIL", 3, minimum=1)
+PASSWORD_RESETS_PER_ADDRESS = env_int("PASSWORD_RESETS_PER_ADDRESS", 10, minimum=1)
+PASSWORD_RESET_WINDOW = env_int("PASSWORD_RESET_WINDOW", 60 * 60, minimum=1)
+# How many reverse proxies stand in front of the site, each appending the address it saw
+# to X-Forwarded-For: the client's address is then the entry that many from the right.
+# 0 (the default) uses the connection's own address and never reads the header, which
+# anyone can send.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0, minimum=0)
 # Uploads and pasted documents: far above any force or table document, far below harm.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1_000_000
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1_000_000
