@@ -153,7 +153,26 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST", False)
 SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS")
 
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# E-mail (password-reset links): SMTP once EMAIL_HOST is set. Without it the console backend
+# prints mails to the server's output, which with DEBUG off config.security refuses unless
+# ALLOW_CONSOLE_EMAIL says so: reset links in a server log let whoever reads it take accounts.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+if EMAIL_USE_SSL:
+    EMAIL_USE_TLS = False  # Django accepts only one of the two; SSL (port 465) was asked for
+# A request waits on the SMTP server while it sends: never for ever.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "onefinity@localhost")
+ALLOW_CONSOLE_EMAIL = env_bool("ALLOW_CONSOLE_EMAIL", False)
 
 # Security headers and cookies. Cookies are secure by default once DEBUG is off;
 # HTTPS redirect and HSTS are opt-in because they depend on the proxy in front.
