@@ -42,6 +42,12 @@ run: setup system
 HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 4
+# Threaded workers (config/gunicorn.conf.py: gthread, 8 threads each) with a 10 s deadline
+# on request headers (config/serving.py, REQUEST_HEADER_TIMEOUT): two clients sending their
+# headers a byte at a time held both sync workers of the old setup and stalled the site.
+# Now idle and kept-alive connections wait in a poller, a slow client holds one of
+# WORKERS x 8 threads for 10 s at most, and a worker takes a connection only with a thread
+# free. tests/site/test_serving.py holds it to that; the proxy in front buffers requests.
 # Without EMAIL_HOST password-reset mails are printed to this terminal: fine on your own
 # machine, so allowed here (ALLOW_CONSOLE_EMAIL=1) and its deploy warning onefinity.W001
 # silenced with the HTTPS ones. With SILENCED_SYSTEM_CHECKS= (production) the deploy check
@@ -56,7 +62,8 @@ serve: setup .secret_key
 	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput
 	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(SERVE_ENV) $(BIN)/python manage.py check --deploy --fail-level WARNING
-	$(SERVE_ENV) $(BIN)/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) --access-logfile - --timeout 60
+	$(SERVE_ENV) $(BIN)/gunicorn config.wsgi --config config/gunicorn.conf.py \
+		--bind $(HOST):$(PORT) --workers $(WORKERS) --access-logfile -
 
 # A secret key for this checkout, made once; production sets SECRET_KEY instead.
 .secret_key:
