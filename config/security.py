@@ -13,6 +13,7 @@ from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
 MIN_SECRET_KEY_LENGTH = 50
+CONSOLE_EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
 
 def insecure_settings() -> list[str]:
@@ -31,7 +32,18 @@ def insecure_settings() -> list[str]:
         problems.append("ALLOWED_HOSTS is empty: list the host names the site answers to")
     elif "*" in settings.ALLOWED_HOSTS:
         problems.append("ALLOWED_HOSTS contains '*': list the host names the site answers to")
+    if sends_mail_to_the_console() and not settings.ALLOW_CONSOLE_EMAIL:
+        problems.append(
+            "EMAIL_BACKEND is the console backend, which writes password-reset links into the "
+            "server's log: set EMAIL_HOST (and EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, "
+            "DEFAULT_FROM_EMAIL) to send them by SMTP, or ALLOW_CONSOLE_EMAIL=1 where only you "
+            "read that log"
+        )
     return problems
+
+
+def sends_mail_to_the_console() -> bool:
+    return settings.EMAIL_BACKEND == CONSOLE_EMAIL_BACKEND
 
 
 def ensure_secure_configuration() -> None:
@@ -46,4 +58,24 @@ def ensure_secure_configuration() -> None:
 
 @checks.register(checks.Tags.security, deploy=True)
 def check_secure_configuration(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    return [checks.Error(problem, id="onefinity.E001") for problem in insecure_settings()]
+    found: list[checks.CheckMessage] = [
+        checks.Error(problem, id="onefinity.E001") for problem in insecure_settings()
+    ]
+    if not settings.DEBUG and sends_mail_to_the_console() and settings.ALLOW_CONSOLE_EMAIL:
+        found.append(
+            checks.Warning(
+                "Password-reset e-mails go to the server's log (the console backend, allowed by "
+                "ALLOW_CONSOLE_EMAIL). Fine on your own machine; in production set EMAIL_HOST.",
+                id="onefinity.W001",
+            )
+        )
+    if settings.SECURE_PROXY_SSL_HEADER and not settings.TRUSTED_PROXIES:
+        found.append(
+            checks.Warning(
+                "A proxy is in front (SECURE_PROXY_SSL_HEADER) but TRUSTED_PROXIES is 0: every "
+                "client shares the proxy's address, so one person's failed logins lock out "
+                "everyone's. Set TRUSTED_PROXIES to the number of proxies in front.",
+                id="onefinity.W002",
+            )
+        )
+    return found

@@ -31,14 +31,17 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be 1 or 0 (true/false, yes/no), not {value!r}")
 
 
-def env_int(name: str, default: int) -> int:
+def env_int(name: str, default: int, minimum: int | None = None) -> int:
     value = os.environ.get(name)
     if value is None or not value.strip():
         return default
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name} must be {minimum} or more, not {number}")
+    return number
 
 
 def env_list(name: str) -> list[str]:
@@ -152,7 +155,26 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST", False)
 SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS")
 
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# E-mail (password-reset links): SMTP once EMAIL_HOST is set. Without it the console backend
+# prints mails to the server's output, which with DEBUG off config.security refuses unless
+# ALLOW_CONSOLE_EMAIL says so: reset links in a server log let whoever reads it take accounts.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+if EMAIL_USE_SSL:
+    EMAIL_USE_TLS = False  # Django accepts only one of the two; SSL (port 465) was asked for
+# A request waits on the SMTP server while it sends: never for ever.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "onefinity@localhost")
+ALLOW_CONSOLE_EMAIL = env_bool("ALLOW_CONSOLE_EMAIL", False)
 
 # Security headers and cookies. Cookies are secure by default once DEBUG is off;
 # HTTPS redirect and HSTS are opt-in because they depend on the proxy in front.
@@ -176,9 +198,22 @@ LOGGING = {
 }
 
 LOGIN_URL = "login"
-LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60)  # seconds
-LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5)
-LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 30)
+# Limits on password guesses and reset e-mails (onefinity.attempts); times in seconds.
+# Failures on one account name, from any address, before each guess has to wait; the waits
+# double from one minute up to LOGIN_BACKOFF_MAX.
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5, minimum=0)
+LOGIN_BACKOFF_MAX = env_int("LOGIN_BACKOFF_MAX", 60 * 60, minimum=1)
+# Failures from one client address, on any account names, in LOGIN_FAILURE_WINDOW.
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 30, minimum=1)
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60, minimum=1)
+PASSWORD_RESETS_PER_EMAIL = env_int("PASSWORD_RESETS_PER_EMAIL", 3, minimum=1)
+PASSWORD_RESETS_PER_ADDRESS = env_int("PASSWORD_RESETS_PER_ADDRESS", 10, minimum=1)
+PASSWORD_RESET_WINDOW = env_int("PASSWORD_RESET_WINDOW", 60 * 60, minimum=1)
+# How many reverse proxies stand in front of the site, each appending the address it saw
+# to X-Forwarded-For: the client's address is then the entry that many from the right.
+# 0 (the default) uses the connection's own address and never reads the header, which
+# anyone can send.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0, minimum=0)
 # Uploads and pasted documents: far above any force or table document, far below harm.
 # A request body above MAX_REQUEST_BYTES is refused (413) before it is read; form fields
 # are bounded by DATA_UPLOAD_MAX_MEMORY_SIZE, uploaded files by MAX_UPLOAD_BYTES and kept

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from forcebuilder.models import Force
+from onefinity import attempts
 from onefinity.downloads import attachment
 from onefinity.ownership import DamagedRecord, owned, owner_fields
 from onefinity.rules import ForceDocumentError, current_ruleset, library, read_force_document
@@ -154,13 +155,20 @@ def account(request: HttpRequest) -> HttpResponse:
 def delete_account(request: HttpRequest) -> HttpResponse:
     """Delete the account and everything it owns (lists, tables, packs cascade)."""
     if request.method == "POST":
+        name = request.user.get_username()
+        guess = attempts.guess_password(request, name)
+        if guess.refusal is not None:
+            page = render(request, "account/delete.html", {"error": guess.refusal.message})
+            return attempts.refused(page, guess.refusal)
         if not request.user.check_password(request.POST.get("password", "")):
+            guess.failed()
             return render(
                 request, "account/delete.html", {"error": "That is not your password."}, status=400
             )
         user = request.user
         logout(request)
         user.delete()
+        attempts.forget_account(name)
         messages.success(request, "Your account and everything in it are deleted.")
         return redirect("onefinity:home")
     return render(request, "account/delete.html", {})

@@ -1,47 +1,83 @@
-"""Login with a limit on failed attempts, per address and account name, and per address."""
+"""Login, password change and password reset, with the limits of ``onefinity.attempts``.
+
+Django's own views do the work; these only count the attempt first and refuse with 429
+and a message saying how long to wait.
+"""
 
 from __future__ import annotations
 
-import hashlib
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
-from django.contrib.auth.views import LoginView
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, PasswordResetForm
 from django.http import HttpRequest, HttpResponse
-from django.utils import timezone
 
-from onefinity.models import LoginFailure
-
-
-def _keys(request: HttpRequest) -> tuple[str, str]:
-    address = request.META.get("REMOTE_ADDR", "")
-    username = str(request.POST.get("username", "")).strip().lower()
-    hashed = lambda text: hashlib.sha256(text.encode()).hexdigest()  # noqa: E731
-    return hashed(f"{address}|{username}"), hashed(f"{address}|*")
+from onefinity import attempts
 
 
-class RateLimitedLoginView(LoginView):
+class RateLimitedLoginView(auth_views.LoginView):
+    guess: attempts.PasswordGuess
+
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        window = timezone.now() - timedelta(seconds=settings.LOGIN_FAILURE_WINDOW)
-        account_key, address_key = _keys(request)
-        recent = LoginFailure.objects.filter(at__gte=window)
-        if (
-            recent.filter(key=account_key).count() >= settings.LOGIN_FAILURES_PER_ACCOUNT
-            or recent.filter(key=address_key).count() >= settings.LOGIN_FAILURES_PER_ADDRESS
-        ):
+        self.guess = attempts.guess_password(request, str(request.POST.get("username", "")))
+        if self.guess.refusal is not None:
             form = self.get_form()
-            minutes = settings.LOGIN_FAILURE_WINDOW // 60
-            form.add_error(
-                None, f"Too many failed attempts. Wait {minutes} minutes, or reset your password."
+            form.add_error(None, self.guess.refusal.message)
+            return attempts.refused(
+                self.render_to_response(self.get_context_data(form=form)), self.guess.refusal
             )
-            return self.render_to_response(self.get_context_data(form=form), status=429)
-        response = super().post(request, *args, **kwargs)
-        if request.user.is_authenticated:
-            LoginFailure.objects.filter(key=account_key).delete()
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        self.guess.succeeded()
+        return super().form_valid(form)
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        self.guess.failed()
+        return super().form_invalid(form)
+
+
+class RateLimitedPasswordChangeView(auth_views.PasswordChangeView):
+    guess: attempts.PasswordGuess
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        self.guess = attempts.guess_password(request, request.user.get_username())
+        if self.guess.refusal is not None:
+            form = self.get_form()
+            form.add_error(None, self.guess.refusal.message)
+            return attempts.refused(
+                self.render_to_response(self.get_context_data(form=form)), self.guess.refusal
+            )
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
+        self.guess.succeeded()
+        return super().form_valid(form)
+
+    def form_invalid(self, form: PasswordChangeForm) -> HttpResponse:
+        if form.has_error("old_password"):
+            self.guess.failed()
         else:
-            LoginFailure.objects.bulk_create(
-                [LoginFailure(key=account_key), LoginFailure(key=address_key)]
-            )
-            LoginFailure.objects.filter(at__lt=window).delete()
+            self.guess.not_a_guess()
+        return super().form_invalid(form)
+
+
+class RateLimitedPasswordResetView(auth_views.PasswordResetView):
+    """Counts each e-mail asked for, per address and per e-mail address typed, whether or
+    not an account has it: the answer is the same either way."""
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        refusal = attempts.reset_mail(self.request, form.cleaned_data["email"])
+        if refusal is not None:
+            form.add_error(None, refusal.message)
+            return attempts.refused(self.form_invalid(form), refusal)
+        return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """A reset through the owner's e-mail lifts any wait on their account's login."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        attempts.forget_account(form.user.get_username())
         return response

@@ -1,12 +1,26 @@
 from django.db import models
+from django.utils import timezone
 
 
-class LoginFailure(models.Model):
-    """A failed login, kept briefly to slow down password guessing (shared by every app
-    server through the database)."""
+class Attempt(models.Model):
+    """A password guess or a password-reset e-mail, kept for a while to limit them (shared
+    by every app server through the database). Names and addresses are stored as keyed
+    digests: the table says how often, never who. See ``onefinity.attempts``."""
 
-    key = models.CharField(max_length=64, db_index=True)
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    class Kind(models.TextChoices):
+        PASSWORD = "password", "password guess"
+        RESET = "reset", "password-reset e-mail"
+
+    kind = models.CharField(max_length=8, choices=Kind)
+    account = models.CharField(max_length=64)
+    address = models.CharField(max_length=64)
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["kind", "account", "at"], name="attempt_by_account"),
+            models.Index(fields=["kind", "address", "at"], name="attempt_by_address"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.key} at {self.at:%Y-%m-%d %H:%M}"
+        return f"{self.kind} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -135,38 +135,6 @@ def test_security_headers_are_set(client):
     assert "onclick=" not in response.content.decode()
 
 
-def test_login_attempts_are_rate_limited(client, django_user_model, settings):
-    django_user_model.objects.create_user("victim", "v@example.com", "the-right-pass-phrase")
-    for _ in range(settings.LOGIN_FAILURES_PER_ACCOUNT):
-        assert (
-            client.post("/accounts/login/", {"username": "victim", "password": "guess"}).status_code
-            == 200
-        )
-    refused = client.post(
-        "/accounts/login/", {"username": "victim", "password": "the-right-pass-phrase"}
-    )
-    assert refused.status_code == 429
-    assert "Too many failed attempts" in refused.content.decode()
-    assert "_auth_user_id" not in client.session
-
-
-def test_a_successful_login_clears_the_failures(client, django_user_model, settings):
-    django_user_model.objects.create_user("forgetful", "f@example.com", "the-right-pass-phrase")
-    for _ in range(settings.LOGIN_FAILURES_PER_ACCOUNT - 1):
-        client.post("/accounts/login/", {"username": "forgetful", "password": "guess"})
-    assert (
-        client.post(
-            "/accounts/login/", {"username": "forgetful", "password": "the-right-pass-phrase"}
-        ).status_code
-        == 302
-    )
-    from onefinity.models import LoginFailure
-
-    assert (
-        LoginFailure.objects.count() == settings.LOGIN_FAILURES_PER_ACCOUNT - 1
-    )  # the address's own count stays
-
-
 def test_an_oversized_post_is_refused(client):
     response = client.post("/forces/import/", {"document": "x" * 1_100_000})
     assert response.status_code == 400

@@ -9,15 +9,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 STRONG_KEY = "k3y-" + "a1b2c3d4e5f6g7h8i9j0" * 3
+SECURE = {"SECRET_KEY": STRONG_KEY, "ALLOWED_HOSTS": "onefinity.example"}
+OURS = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "TRUSTED_PROXIES"}
 
 
-def start_wsgi(**env: str) -> subprocess.CompletedProcess[str]:
+def environment(**env: str) -> dict[str, str]:
+    """This process's environment without any of the site's settings, plus ``env``."""
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"}
+        if k not in OURS and not k.startswith(("EMAIL_", "ALLOW_CONSOLE_", "SECURE_"))
     }
     clean.update(env)
+    return clean
+
+
+def start_wsgi(**env: str) -> subprocess.CompletedProcess[str]:
+    clean = environment(**env)
     return subprocess.run(
         [sys.executable, "-c", "import config.wsgi"],
         cwd=ROOT,
@@ -48,8 +56,59 @@ def test_it_refuses_a_wildcard_host():
 
 
 def test_it_starts_with_a_secure_configuration():
-    result = start_wsgi(SECRET_KEY=STRONG_KEY, ALLOWED_HOSTS="onefinity.example")
+    result = start_wsgi(**SECURE, EMAIL_HOST="smtp.example")
     assert result.returncode == 0, result.stderr
+
+
+def test_it_refuses_to_write_reset_links_to_the_console_when_debug_is_off():
+    result = start_wsgi(**SECURE)
+    assert result.returncode != 0
+    assert "EMAIL_BACKEND is the console backend" in result.stderr
+    assert "ALLOW_CONSOLE_EMAIL=1" in result.stderr
+
+
+def test_the_console_backend_can_be_allowed_explicitly():
+    result = start_wsgi(**SECURE, ALLOW_CONSOLE_EMAIL="1")
+    assert result.returncode == 0, result.stderr
+
+
+def setting(name: str, **env: str) -> str:
+    script = f"from django.conf import settings; print(repr(settings.{name}))"
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); " + script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=environment(DJANGO_SETTINGS_MODULE="config.settings", **env),
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_smtp_settings_come_from_the_environment():
+    env = {
+        "EMAIL_HOST": "smtp.example",
+        "EMAIL_PORT": "2525",
+        "EMAIL_HOST_USER": "postmaster",
+        "EMAIL_HOST_PASSWORD": "s3cret",
+        "EMAIL_USE_TLS": "0",
+        "DEFAULT_FROM_EMAIL": "Onefinity <noreply@onefinity.example>",
+    }
+    assert setting("EMAIL_BACKEND", **env) == "'django.core.mail.backends.smtp.EmailBackend'"
+    assert setting("EMAIL_PORT", **env) == "2525"
+    assert setting("EMAIL_HOST_USER", **env) == "'postmaster'"
+    assert setting("EMAIL_HOST_PASSWORD", **env) == "'s3cret'"
+    assert setting("EMAIL_USE_TLS", **env) == "False"
+    assert setting("DEFAULT_FROM_EMAIL", **env) == "'Onefinity <noreply@onefinity.example>'"
+    assert setting("EMAIL_TIMEOUT") == "10"  # a request never waits for ever on SMTP
+    assert setting("EMAIL_BACKEND") == "'django.core.mail.backends.console.EmailBackend'"
+
+
+def test_trusted_proxies_is_a_count_of_proxies():
+    assert setting("TRUSTED_PROXIES") == "0"
+    assert setting("TRUSTED_PROXIES", TRUSTED_PROXIES="1") == "1"
+    result = start_wsgi(DEBUG="1", TRUSTED_PROXIES="-1")
+    assert result.returncode != 0 and "TRUSTED_PROXIES must be 0 or more" in result.stderr
 
 
 def test_it_starts_for_local_development_with_debug_on():
@@ -73,14 +132,33 @@ def test_database_url_selects_postgresql():
     assert result.stdout.split() == ["django.db.backends.postgresql", "onefinity"]
 
 
-def test_the_deploy_check_reports_insecure_settings():
-    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy"],
+def deploy_check(**env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env=clean,
+        env=environment(**env),
     )
+
+
+def test_the_deploy_check_reports_insecure_settings():
+    result = deploy_check()
     assert result.returncode != 0
     assert "onefinity.E001" in result.stderr
+
+
+def test_the_deploy_check_reports_the_console_backend():
+    refused = deploy_check(**SECURE)
+    assert "onefinity.E001" in refused.stderr and "console backend" in refused.stderr
+    allowed = deploy_check(**SECURE, ALLOW_CONSOLE_EMAIL="1")
+    assert "onefinity.E001" not in allowed.stderr
+    assert "onefinity.W001" in allowed.stderr and allowed.returncode != 0
+    smtp = deploy_check(**SECURE, EMAIL_HOST="smtp.example")
+    assert "onefinity.W001" not in smtp.stderr and "onefinity.E001" not in smtp.stderr
+
+
+def test_the_deploy_check_asks_for_trusted_proxies_behind_a_proxy():
+    behind = {**SECURE, "EMAIL_HOST": "smtp.example", "SECURE_PROXY_SSL_HEADER": "1"}
+    assert "onefinity.W002" in deploy_check(**behind).stderr
+    assert "onefinity.W002" not in deploy_check(**behind, TRUSTED_PROXIES="1").stderr
