@@ -83,6 +83,10 @@ class UnitSheet:
         return sum(1 for t in self.troopers if t.trooper_class and t.trooper_class.specialist)
 
 
+# Poker-sized cards (63 x 88 mm), three by three on an A4 page.
+CARDS_PER_PAGE = 9
+
+
 @dataclass
 class ForceSheet:
     spec: ForceSpec
@@ -95,6 +99,17 @@ class ForceSheet:
     @property
     def faction_name(self) -> str:
         return self.faction.name if self.faction else self.spec.faction
+
+    def card_pages(self, per_page: int = CARDS_PER_PAGE) -> list[list[tuple[int, Any, Any]]]:
+        """The trooper cards, a page at a time: (slot on the page, unit, trooper), with the
+        list's own card (unit and trooper None) first. Each page is laid out on its own:
+        WeasyPrint paginating one long run of cards took seconds per page."""
+        cards: list[tuple[Any, Any]] = [(None, None)]
+        cards += [(unit, trooper) for unit in self.units for trooper in unit.troopers]
+        return [
+            [(slot, *card) for slot, card in enumerate(cards[start : start + per_page])]
+            for start in range(0, len(cards), per_page)
+        ]
 
     def tally_rows(self) -> list[dict[str, Any]]:
         """The live counters, each with how close it is to its limit."""

@@ -4,6 +4,7 @@ import json
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -72,6 +73,8 @@ def _render_editor(request: HtmxHttpRequest, force: Force, status: int = 200) ->
 
 
 LISTS_PER_PAGE = 25
+# How long a printed PDF is kept for the next download of the same version.
+PRINTED_SECONDS = 60 * 60
 
 
 @require_GET
@@ -313,6 +316,18 @@ def _roster_context(request: HtmxHttpRequest, force: Force) -> dict[str, Any]:
     return {"force": force, "sheet": _sheet(force), "share_url": share_url, "qr": qr_svg(share_url)}
 
 
+def _printed(request: HtmxHttpRequest, force: Force, template: str) -> bytes:
+    """A PDF of the list, rendered once per version of it (and per share link, which its
+    QR code carries): a sheet of thirty trooper cards takes seconds to lay out."""
+    share_url = request.build_absolute_uri(force.get_share_url())
+    key = f"pdf:{template}:{force.pk}:{force.version}:{share_url}"
+    pdf: bytes | None = cache.get(key)
+    if pdf is None:
+        pdf = render_pdf(template, _roster_context(request, force) | {"pdf": True}, request)
+        cache.set(key, pdf, PRINTED_SECONDS)
+    return pdf
+
+
 @require_GET
 def shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
     force = ownership.get_force_for_share_code(code)
@@ -347,8 +362,7 @@ def roster_pdf(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
     force = _readable(request, pk, code)
-    context = _roster_context(request, force) | {"pdf": True}
-    pdf = render_pdf("forcebuilder/roster.html", context, request)
+    pdf = _printed(request, force, "forcebuilder/roster.html")
     return download(pdf, "application/pdf", force.name, "-roster.pdf", "force")
 
 
@@ -357,7 +371,7 @@ def cards_pdf(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
     force = _readable(request, pk, code)
-    pdf = render_pdf("forcebuilder/cards.html", _roster_context(request, force), request)
+    pdf = _printed(request, force, "forcebuilder/cards.html")
     return download(pdf, "application/pdf", force.name, "-cards.pdf", "force")
 
 
