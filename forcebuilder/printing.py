@@ -47,7 +47,8 @@ def roster_text(sheet: ForceSheet, share_url: str) -> str:
         lines.append("")
     for issue in report.issues:
         lines.append(f"! {issue.severity}: {issue.message}")
-    lines.append(f"Shared list: {share_url}")
+    if share_url:
+        lines.append(f"Shared list: {share_url}")
     return "\n".join(lines) + "\n"
 
 

@@ -20,6 +20,7 @@ urlpatterns = [
     path("forces/<int:pk>/odds/", views.odds, name="odds"),
     path("forces/<int:pk>/move-ruleset/", views.move_ruleset, name="move-ruleset"),
     path("forces/<int:pk>/repair/", views.repair, name="repair"),
+    path("forces/<int:pk>/sharing/", views.sharing, name="sharing"),
     path("forces/<int:pk>/duplicate/", views.force_duplicate, name="duplicate"),
     path("forces/<int:pk>/delete/", views.force_delete, name="delete"),
     path("forces/<int:pk>/roster/", views.roster, name="roster"),

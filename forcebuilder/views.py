@@ -64,8 +64,7 @@ def _render_editor(request: HtmxHttpRequest, force: Force, status: int = 200) ->
     if request.htmx:
         return render(request, "forcebuilder/editor.html#editor", context, status=status)
     # The share panel (with its QR code) is outside the region htmx swaps.
-    share_url = request.build_absolute_uri(force.get_share_url())
-    context |= {"share_url": share_url, "qr": qr_svg(share_url)}
+    context |= _share_context(request, force)
     return render(request, "forcebuilder/editor.html", context, status=status)
 
 
@@ -269,6 +268,18 @@ def move_ruleset(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+def sharing(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Turn the share link off or on, or replace it (every printed copy stops working)."""
+    force = ownership.get_force_for_owner(request, pk)
+    try:
+        messages.success(request, force.set_sharing(request.POST.get("change", "")))
+    except ValueError as error:
+        messages.error(request, str(error))
+        return redirect(force)
+    return redirect(force.get_absolute_url() + "#share")
+
+
+@require_POST
 def repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Mend a list saved in a form the reader no longer takes (see onefinity.rules.repair)."""
     force = ownership.get_force_for_owner(request, pk)
@@ -311,15 +322,23 @@ def _readable(request: HtmxHttpRequest, pk: int | None, code: str | None) -> For
     return ownership.get_force_for_owner(request, pk)
 
 
-def _roster_context(request: HtmxHttpRequest, force: Force) -> dict[str, Any]:
+def _share_context(request: HtmxHttpRequest, force: Force) -> dict[str, str]:
+    """The share link and its QR code, while the list is shared (a printout of a list whose
+    sharing is off carries no dead link)."""
+    if not force.sharing:
+        return {"share_url": "", "qr": ""}
     share_url = request.build_absolute_uri(force.get_share_url())
-    return {"force": force, "sheet": _sheet(force), "share_url": share_url, "qr": qr_svg(share_url)}
+    return {"share_url": share_url, "qr": qr_svg(share_url)}
+
+
+def _roster_context(request: HtmxHttpRequest, force: Force) -> dict[str, Any]:
+    return {"force": force, "sheet": _sheet(force)} | _share_context(request, force)
 
 
 def _printed(request: HtmxHttpRequest, force: Force, template: str) -> bytes:
     """A PDF of the list, rendered once per version of it (and per share link, which its
     QR code carries): a sheet of thirty trooper cards takes seconds to lay out."""
-    share_url = request.build_absolute_uri(force.get_share_url())
+    share_url = request.build_absolute_uri(force.get_share_url()) if force.sharing else ""
     key = f"pdf:{template}:{force.pk}:{force.version}:{share_url}"
     pdf: bytes | None = cache.get(key)
     if pdf is None:
@@ -391,7 +410,7 @@ def export_text(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
     force = _readable(request, pk, code)
-    text = roster_text(_sheet(force), request.build_absolute_uri(force.get_share_url()))
+    text = roster_text(_sheet(force), _share_context(request, force)["share_url"])
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 

@@ -110,8 +110,10 @@ def get_owned_or_404(request: HttpRequest, model: type[M], pk: int) -> M:
 
 
 def get_shared_or_404(model: type[M], code: str) -> M:
+    """The record a share link names, while its owner shares it; 404 otherwise (a link
+    turned off, or replaced, reads exactly as one that never existed)."""
     manager: Any = model._default_manager
-    found = manager.filter(share_code=code).first() if len(code) <= 32 else None
+    found = manager.filter(share_code=code, sharing=True).first() if len(code) <= 32 else None
     if found is None:
         raise Http404("Not found")
     return found  # type: ignore[no-any-return]
@@ -134,12 +136,35 @@ class Owned(models.Model):
 
 
 class Shareable(models.Model):
-    """Readable by anyone holding its share code."""
+    """Readable by anyone holding its share code, while its owner shares it. A printed link
+    can be revoked: turn sharing off (the code answers 404 until it is turned on again), or
+    replace the link (the old code is gone for good)."""
 
     share_code = models.CharField(max_length=32, unique=True, default=new_share_code)
+    sharing = models.BooleanField(default=True)
 
     class Meta:
         abstract = True
+
+    def set_sharing(self, change: str) -> str:
+        """Apply "off", "on" or "new" (a new link; the old one stops working); what
+        happened, in words. ValueError for anything else."""
+        if change == "off":
+            self.sharing = False
+            message = 'Sharing is off: the link now answers "not found".'
+        elif change == "on":
+            self.sharing = True
+            message = "Sharing is on again, with the same link."
+        elif change == "new":
+            self.share_code = new_share_code()
+            self.sharing = True
+            message = "A new share link is made; the old one no longer works."
+        else:
+            raise ValueError("Choose to turn sharing off, on, or make a new link.")
+        type(self)._default_manager.filter(pk=self.pk).update(
+            sharing=self.sharing, share_code=self.share_code
+        )
+        return message
 
 
 @receiver(user_logged_in)

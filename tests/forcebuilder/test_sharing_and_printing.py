@@ -235,3 +235,42 @@ def test_the_stat_line_shows_fire_power_when_bonuses_change_the_cards(owner_clie
     page = owner_client.get(f"/forces/{force.pk}/").content.decode()
     # Sniper Rifle at long range: fire power 2, Marksman +1: 3 cards.
     assert '3 <small class="fp" title="fire power 2 plus bonuses">FP 2</small>' in page
+
+
+# --- Turning a share link off, or replacing it ------------------------------------------------
+
+
+def test_the_owner_can_turn_sharing_off_and_the_link_answers_not_found(owner_client, client, force):
+    code = force.share_code
+    assert client.get(f"/s/{code}/").status_code == 200
+    response = owner_client.post(f"/forces/{force.pk}/sharing/", {"change": "off"}, follow=True)
+    assert "Sharing is off" in response.content.decode()
+    for suffix in ("", "roster/", "roster.pdf", "cards.pdf", "export.json", "roster.txt"):
+        assert client.get(f"/s/{code}/{suffix}").status_code == 404, suffix
+    assert client.post(f"/s/{code}/copy/").status_code == 404
+    roster = owner_client.get(f"/forces/{force.pk}/roster/").content.decode()
+    assert code not in roster and "<svg" not in roster  # no dead link on a printout
+    owner_client.post(f"/forces/{force.pk}/sharing/", {"change": "on"})
+    assert client.get(f"/s/{code}/").status_code == 200
+
+
+def test_a_new_link_replaces_the_old_one_for_good(owner_client, client, force):
+    old = force.share_code
+    owner_client.post(f"/forces/{force.pk}/sharing/", {"change": "new"})
+    force.refresh_from_db()
+    assert force.share_code != old and force.sharing
+    assert client.get(f"/s/{old}/").status_code == 404
+    assert client.get(f"/s/{force.share_code}/").status_code == 200
+    assert force.share_code in owner_client.get(f"/forces/{force.pk}/roster/").content.decode()
+
+
+def test_only_the_owner_changes_sharing_and_nonsense_changes_nothing(
+    owner_client, stranger_client, force
+):
+    assert (
+        stranger_client.post(f"/forces/{force.pk}/sharing/", {"change": "off"}).status_code == 404
+    )
+    assert owner_client.get(f"/forces/{force.pk}/sharing/").status_code == 405
+    owner_client.post(f"/forces/{force.pk}/sharing/", {"change": "sideways"})
+    force.refresh_from_db()
+    assert force.sharing
