@@ -24,7 +24,7 @@ from onefinity.rules import (
     read_force_document,
     validate_force,
 )
-from onefinity.rules.ruleset import load_library
+from onefinity.rules.ruleset_file import load_library
 
 # A full 12-trooper, 75-point force with loadouts, abilities, skills and specialists.
 TWELVE_TROOPERS = {

@@ -21,12 +21,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, rows_by_columns, standard_board
-from onefinity.rules.lineoffire import Terrain, board_geometry, direction_pattern
-from onefinity.rules.lineoffire_reference import reference_clear
+from onefinity.rules.lineoffire import Terrain
+from onefinity.rules.lineoffire import _board_geometry as board_geometry
+from onefinity.rules.lineoffire import _direction_pattern as direction_pattern
 from tablegen.engine.generate import Parameters, generate_table
 from tablegen.engine.metrics import check_table
 from tablegen.engine.packs import tournament_pack
 from tablegen.engine.tables import TableSpec
+from tests.onefinity.lineoffire_reference import reference_clear
 
 
 def ms(seconds: float) -> float:

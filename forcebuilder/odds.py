@@ -115,7 +115,7 @@ class OddsPanel:
                 # A damaged stored list is shown as such in the list of lists; it has no
                 # troopers to offer here, and the rest of the panel still works.
                 continue
-            ruleset = library().get(other.ruleset_version) or library().current
+            ruleset = library().get_or_current(other.ruleset_version)
             other_sheet = force_sheet(spec, validate_force(spec, ruleset))
             for unit in other_sheet.units:
                 for trooper in unit.troopers:

@@ -150,7 +150,7 @@ def force_sheet(
     ``with_options`` adds the class and unit-skill choices (for the editor);
     ``loadout_for`` the path of the one trooper whose loadout picker is open.
     """
-    ruleset = library().get(spec.ruleset) or library().current
+    ruleset = library().get_or_current(spec.ruleset)
     faction = ruleset.factions.get(spec.faction)
     by_path: dict[str, list[Issue]] = {}
     for issue in report.issues:

@@ -28,7 +28,7 @@ from onefinity.rules.upgrade import move_force
 
 
 def _ruleset_of(force: Force) -> Ruleset:
-    return library().get(force.ruleset_version) or library().current
+    return library().get_or_current(force.ruleset_version)
 
 
 def _sheet(force: Force, with_options: bool = False, loadout_for: str | None = None) -> ForceSheet:
@@ -423,7 +423,7 @@ def force_import(request: HtmxHttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         spec = form.spec
-        ruleset = library().get(spec.ruleset) or library().current
+        ruleset = library().get_or_current(spec.ruleset)
         if request.POST.get("confirm") == "save":
             points_limit = spec.points_limit or ruleset.force_limits.points
             force = Force.create_from_spec(

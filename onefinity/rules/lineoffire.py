@@ -27,12 +27,21 @@ from onefinity.rules.hexgrid import (
 )
 from onefinity.rules.ruleset import TableRules
 
+__all__ = [
+    "BoolArray",
+    "LineOfFire",
+    "Terrain",
+    "board_visibility",
+    "crossed_hexes",
+    "line_of_fire",
+]
+
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
-class BoardGeometry:
+class _BoardGeometry:
     """For every pair of hexes i < j: the hexes its line crosses and the sides it runs along."""
 
     board: Board
@@ -67,7 +76,7 @@ def _open_overlap(a: IntArray, b: IntArray, p: IntArray, q: IntArray) -> BoolArr
     return overlap
 
 
-def crosses_hexes(
+def _crosses_hexes(
     ax: IntArray, ay: IntArray, bx: IntArray, by: IntArray, kx: IntArray, ky: IntArray
 ) -> BoolArray:
     """Vectorised ``hexgrid.crosses_interior``: does each segment a-b cross the interior of
@@ -92,7 +101,7 @@ def crosses_hexes(
 
 
 @functools.lru_cache(maxsize=16)
-def board_geometry(board: Board) -> BoardGeometry:
+def _board_geometry(board: Board) -> _BoardGeometry:
     """Vectorised per source hex: candidate hexes near each line are pruned by a box test,
     then decided exactly with the long-diagonal test of ``hexgrid.crosses_interior``."""
     n = len(board)
@@ -131,7 +140,7 @@ def board_geometry(board: Board) -> BoardGeometry:
         if len(t_idx):
             sbx, sby = bx[t_idx], by[t_idx]
             sax, say = np.full(len(t_idx), ax), np.full(len(t_idx), ay)
-            hit = crosses_hexes(sax, say, sbx, sby, xs[k_idx], ys[k_idx])
+            hit = _crosses_hexes(sax, say, sbx, sby, xs[k_idx], ys[k_idx])
             cross_pair_parts.append(offset + t_idx[hit])
             cross_hex_parts.append(k_idx[hit])
         if len(side_arr):
@@ -169,7 +178,7 @@ def board_geometry(board: Board) -> BoardGeometry:
     def joined(parts: list[IntArray]) -> IntArray:
         return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
 
-    return BoardGeometry(
+    return _BoardGeometry(
         board,
         joined(pair_i_parts),
         joined(pair_j_parts),
@@ -201,7 +210,7 @@ class Terrain:
         return cls(heights, levels, standable)
 
 
-def visibility(geometry: BoardGeometry, terrain: Terrain) -> BoolArray:
+def _visibility_by_pairs(geometry: _BoardGeometry, terrain: Terrain) -> BoolArray:
     """The symmetric matrix of clear lines of fire between all hexes (standable or not)."""
     n = len(geometry.board)
     pairs = len(geometry.pair_i)
@@ -270,7 +279,7 @@ def line_of_fire(board: Board, terrain: Terrain, a: Hex, b: Hex) -> LineOfFire:
 
 # Boards up to this many hexes use the per-pair geometry (faster per check, costlier to
 # build); larger ones use direction patterns.
-PAIR_GEOMETRY_LIMIT = 400
+_PAIR_GEOMETRY_LIMIT = 400
 
 
 def _symmetries() -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -300,7 +309,7 @@ SYMMETRIES = _symmetries()
 
 
 @functools.lru_cache(maxsize=20_000)
-def direction_pattern(dq: int, dr: int) -> tuple[IntArray, IntArray]:
+def _direction_pattern(dq: int, dr: int) -> tuple[IntArray, IntArray]:
     """Axial offsets of the hexes crossed by the line from (0, 0) to (dq, dr), and the
     shared sides it runs along as rows (q1, r1, q2, r2).
 
@@ -309,7 +318,7 @@ def direction_pattern(dq: int, dr: int) -> tuple[IntArray, IntArray]:
     """
     images = [((m[0][0] * dq + m[0][1] * dr, m[1][0] * dq + m[1][1] * dr), m) for m in SYMMETRIES]
     canonical = min(image for image, _ in images)
-    crossed, sides = _direction_pattern(*canonical)
+    crossed, sides = _direction_pattern_direct(*canonical)
     # Find h with h(canonical) = d: the pattern of d is h applied to the canonical pattern.
     for h in SYMMETRIES:
         if (
@@ -326,7 +335,7 @@ def direction_pattern(dq: int, dr: int) -> tuple[IntArray, IntArray]:
 
 
 @functools.lru_cache(maxsize=4_000)
-def _direction_pattern(dq: int, dr: int) -> tuple[IntArray, IntArray]:
+def _direction_pattern_direct(dq: int, dr: int) -> tuple[IntArray, IntArray]:
     bx, by = 2 * dq + dr, 3 * dr
     r_lo, r_hi = min(0, dr) - 1, max(0, dr) + 1
     x_lo, x_hi = min(0, bx) - 1, max(0, bx) + 1
@@ -348,7 +357,7 @@ def _direction_pattern(dq: int, dr: int) -> tuple[IntArray, IntArray]:
     cq, cr = cq[keep], cr[keep]
     kx, ky = 2 * cq + cr, 3 * cr
     zeros = np.zeros(len(cq), dtype=np.int64)
-    hit = crosses_hexes(zeros, zeros, np.full(len(cq), bx), np.full(len(cq), by), kx, ky)
+    hit = _crosses_hexes(zeros, zeros, np.full(len(cq), bx), np.full(len(cq), by), kx, ky)
     crossed = (
         np.stack([cq[hit], cr[hit]], axis=1) if hit.any() else np.zeros((0, 2), dtype=np.int64)
     )
@@ -365,7 +374,7 @@ def _direction_pattern(dq: int, dr: int) -> tuple[IntArray, IntArray]:
     return crossed, side_rows
 
 
-def visibility_by_patterns(board: Board, terrain: Terrain) -> BoolArray:
+def _visibility_by_patterns(board: Board, terrain: Terrain) -> BoolArray:
     """All-pairs visibility for any board, without per-pair geometry."""
     n = len(board)
     hexes = np.array(board.hexes, dtype=np.int64)
@@ -406,7 +415,7 @@ def visibility_by_patterns(board: Board, terrain: Terrain) -> BoolArray:
         if not len(sources):
             continue
         threshold = np.maximum(terrain.levels[sources], terrain.levels[targets])
-        crossed, sides = direction_pattern(dq, dr)
+        crossed, sides = _direction_pattern(dq, dr)
         sq, sr = gq[sources][:, None], gr[sources][:, None]
         # Every crossed hex lies within a column of the board's extent, so inside the
         # padded grid: gather all of this direction's offsets in one step.
@@ -423,8 +432,20 @@ def visibility_by_patterns(board: Board, terrain: Terrain) -> BoolArray:
     return clear
 
 
+def crossed_hexes(board: Board, a: Hex, b: Hex) -> tuple[Hex, ...]:
+    """The hexes of the board whose interior the centre-to-centre line from a to b crosses
+    (the two ends excluded), whatever their terrain."""
+    if a == b:
+        return ()
+    crossed, _ = _direction_pattern(b[0] - a[0], b[1] - a[1])
+    on_board = ((a[0] + int(dq), a[1] + int(dr)) for dq, dr in crossed)
+    return tuple(hex_ for hex_ in on_board if hex_ in board)
+
+
 def board_visibility(board: Board, terrain: Terrain) -> BoolArray:
-    """All-pairs visibility, by the fastest path for the board's size."""
-    if len(board) <= PAIR_GEOMETRY_LIMIT:
-        return visibility(board_geometry(board), terrain)
-    return visibility_by_patterns(board, terrain)
+    """All-pairs visibility (a[i, j]: hex i sees hex j), by the faster of the two exact
+    methods for the board's size: per-pair geometry for small boards, direction patterns
+    for large ones. Tests keep the two in agreement."""
+    if len(board) <= _PAIR_GEOMETRY_LIMIT:
+        return _visibility_by_pairs(_board_geometry(board), terrain)
+    return _visibility_by_patterns(board, terrain)

@@ -1,17 +1,14 @@
-"""The ruleset: the game's rules as immutable objects loaded from versioned data files.
+"""The ruleset: the game's rules as immutable values, and the library of versions.
 
 Everything the engine knows about units, points, limits and cards comes from a ruleset
-file in ``onefinity/data/rulesets``. A file is checked as it is read: a missing or
-mistyped value, or an id that refers to nothing, raises :class:`RulesetError` naming the
-file and the key, so an organizer editing the data sees what to fix.
+file in ``onefinity/data/rulesets``, read and checked by :mod:`onefinity.rules.ruleset_file`
+(a missing or mistyped value, or an id that refers to nothing, raises :class:`RulesetError`
+naming the file and the key, so an organizer editing the data sees what to fix).
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
-import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,7 +41,8 @@ class RulesetError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
-def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+def frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A read-only mapping: ruleset values are shared by every request."""
     return MappingProxyType(dict(mapping))
 
 
@@ -176,7 +174,7 @@ class CatalogueEntry:
     # Ability slots this entry takes (special abilities only).
     slots: int = 0
     # Weapons only: fire power per range band id, bonus, close-combat bonus.
-    fire_power: Mapping[str, int] = field(default_factory=lambda: _frozen({}))
+    fire_power: Mapping[str, int] = field(default_factory=lambda: frozen({}))
     bonus: int = 0
     close_combat: int = 0
     # Ids this entry had in earlier rulesets, so a list can move to this one.
@@ -267,482 +265,6 @@ class Ruleset:
 # --- Reading ------------------------------------------------------------------------
 
 
-_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_VERSION = re.compile(r"^\d+(?:\.\d+)*$")
-
-
-class _Reader:
-    """Typed access to one table of the file, remembering the key path for errors."""
-
-    def __init__(self, source: str, table: Mapping[str, Any], path: str) -> None:
-        self.source = source
-        self.table = table
-        self.path = path
-        self.used: set[str] = set()
-
-    def key(self, name: str) -> str:
-        return f"{self.path}.{name}" if self.path else name
-
-    def fail(self, name: str, problem: str) -> RulesetError:
-        return RulesetError(self.source, self.key(name) if name else self.path, problem)
-
-    def _get(self, name: str, required: bool) -> Any:
-        self.used.add(name)
-        if name not in self.table:
-            if required:
-                raise self.fail(name, "missing")
-            return None
-        return self.table[name]
-
-    def integer(self, name: str, default: int | None = None, minimum: int | None = 0) -> int:
-        value = self._get(name, default is None)
-        if value is None:
-            assert default is not None
-            return default
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(name, f"expected a whole number, got {value!r}")
-        if minimum is not None and value < minimum:
-            raise self.fail(name, f"must be at least {minimum}, got {value}")
-        return value
-
-    def number(self, name: str) -> float:
-        value = self._get(name, True)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(name, f"expected a number, got {value!r}")
-        return float(value)
-
-    def text(self, name: str, default: str | None = None) -> str:
-        value = self._get(name, default is None)
-        if value is None:
-            assert default is not None
-            return default
-        if not isinstance(value, str):
-            raise self.fail(name, f"expected text, got {value!r}")
-        return value
-
-    def optional_str(self, name: str) -> str | None:
-        value = self._get(name, False)
-        if value is not None and not isinstance(value, str):
-            raise self.fail(name, f"expected text, got {value!r}")
-        return value
-
-    def flag(self, name: str, default: bool = False) -> bool:
-        value = self._get(name, False)
-        if value is None:
-            return default
-        if not isinstance(value, bool):
-            raise self.fail(name, f"expected true or false, got {value!r}")
-        return value
-
-    def texts(self, name: str, default: tuple[str, ...] | None = None) -> tuple[str, ...]:
-        value = self._get(name, default is None)
-        if value is None:
-            assert default is not None
-            return default
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self.fail(name, f"expected a list of text, got {value!r}")
-        return tuple(value)
-
-    def table_of(self, name: str, required: bool = True) -> _Reader:
-        value = self._get(name, required)
-        if value is None:
-            value = {}
-        if not isinstance(value, dict):
-            raise self.fail(name, f"expected a table, got {value!r}")
-        return _Reader(self.source, value, self.key(name))
-
-    def entries(self, name: str) -> list[tuple[str, _Reader]]:
-        """The sub-tables of a table keyed by id, each id checked."""
-        container = self.table_of(name)
-        found = []
-        for entry_id in container.table:
-            if not _ID.match(entry_id):
-                raise container.fail(
-                    entry_id, "ids are lower-case words joined by hyphens, like 'heavy-infantry'"
-                )
-            found.append((entry_id, container.table_of(entry_id)))
-        if not found:
-            raise self.fail(name, "must have at least one entry")
-        return found
-
-    def done(self, allowed_extra: tuple[str, ...] = ()) -> None:
-        """Reject keys nobody read: a misspelt key must not be silently ignored."""
-        for name in self.table:
-            if name not in self.used and name not in allowed_extra:
-                raise self.fail(name, "unknown key")
-
-
-def _effects(entry: _Reader) -> Effects:
-    table = entry.table_of("effects", required=False)
-    values = {name: table.integer(name, default=0, minimum=None) for name in EFFECT_KEYS}
-    table.done()
-    return Effects(**values, bands=entry.texts("bands", default=()))
-
-
-def _catalogue(
-    root: _Reader, name: str, kind: str, with_slots: bool = False
-) -> Mapping[str, CatalogueEntry]:
-    entries: dict[str, CatalogueEntry] = {}
-    for entry_id, entry in root.entries(name):
-        extra: dict[str, Any] = {}
-        if kind == "weapon":
-            power = entry.table_of("fire_power")
-            extra["fire_power"] = _frozen({band: power.integer(band) for band in power.table})
-            extra["bonus"] = entry.integer("bonus", default=0)
-            extra["close_combat"] = entry.integer("close_combat", default=0)
-        if with_slots:
-            extra["slots"] = entry.integer("slots", default=1, minimum=1)
-        entries[entry_id] = CatalogueEntry(
-            kind=kind,
-            id=entry_id,
-            name=entry.text("name"),
-            cost=entry.integer("cost"),
-            unit_types=entry.texts("unit_types"),
-            factions=entry.texts("factions"),
-            effects=_effects(entry),
-            description=entry.text("description", default=""),
-            provisional=entry.flag("provisional"),
-            replaces=entry.texts("replaces", default=()),
-            **extra,
-        )
-        entry.done()
-    return _frozen(entries)
-
-
-def _exchanges(entry: _Reader) -> tuple[str, ...]:
-    exchanges = entry.texts("exchanges")
-    if not exchanges:
-        raise entry.fail("exchanges", f"name at least one of: {', '.join(EXCHANGES)}")
-    for exchange in exchanges:
-        if exchange not in EXCHANGES:
-            raise entry.fail(
-                "exchanges",
-                f"{exchange!r} is not a kind of exchange (expected {', '.join(EXCHANGES)})",
-            )
-        if exchanges.count(exchange) > 1:
-            raise entry.fail("exchanges", f"names {exchange!r} more than once")
-    return exchanges
-
-
-def _modifiers(table: _Reader) -> Mapping[str, Modifier]:
-    found = {}
-    for modifier_id in table.table:
-        entry = table.table_of(modifier_id)
-        found[modifier_id] = Modifier(
-            modifier_id, entry.text("name"), entry.integer("bonus"), _exchanges(entry)
-        )
-        entry.done()
-    return _frozen(found)
-
-
-def parse_ruleset(document: Mapping[str, Any], source: str) -> Ruleset:
-    """Build a checked :class:`Ruleset` from a parsed ruleset document."""
-    root = _Reader(source, document, "")
-    if root.text("format") != RULESET_FORMAT:
-        raise root.fail("format", f"expected {RULESET_FORMAT!r}")
-    version = root.text("version")
-    if not _VERSION.match(version):
-        raise root.fail(
-            "version", f"expected numbers joined by dots, like '2026.11', got {version!r}"
-        )
-
-    cards_table = root.table_of("cards")
-    cards = CardRules(
-        values=cards_table.integer("values", minimum=1),
-        suits=cards_table.texts("suits"),
-        jokers=cards_table.integer("jokers"),
-        ties_fail=cards_table.flag("ties_fail"),
-        special_action_success=cards_table.integer("special_action_success", minimum=1),
-    )
-    if not cards.suits or len(set(cards.suits)) != len(cards.suits):
-        raise cards_table.fail("suits", "expected at least one suit, each named once")
-    cards_table.done()
-
-    actions = root.table_of("actions")
-    costs_table = actions.table_of("costs")
-    action_costs = _frozen({name: costs_table.integer(name) for name in costs_table.table})
-    repeat_multiplier = actions.integer("repeat_multiplier", minimum=1)
-    actions.done()
-    if "special" not in action_costs:
-        raise costs_table.fail("special", "missing")
-
-    modifiers = root.table_of("modifiers")
-    combat_modifiers = _modifiers(modifiers.table_of("combat"))
-    defense_modifiers = _modifiers(modifiers.table_of("defense"))
-    modifiers.done()
-
-    bands = []
-    for band_id, band in root.entries("range_bands"):
-        bands.append(
-            RangeBand(
-                band_id, band.text("name"), band.integer("min", minimum=1), band.integer("max")
-            )
-        )
-        if bands[-1].max < bands[-1].min:
-            raise band.fail("max", "must not be below min")
-        band.done()
-    bands.sort(key=lambda b: b.min)
-    for before, after in itertools.pairwise(bands):
-        if after.min <= before.max:
-            raise RulesetError(source, f"range_bands.{after.id}", f"overlaps {before.id}")
-
-    limits_table = root.table_of("force_limits")
-    limits = ForceLimits(
-        points=limits_table.integer("points", minimum=1),
-        unit_points=limits_table.integer("unit_points", minimum=1),
-        units=limits_table.integer("units", minimum=1),
-        troopers=limits_table.integer("troopers", minimum=1),
-        tags=limits_table.integer("tags"),
-        specialists_max=limits_table.integer("specialists_max"),
-        specialists_min=limits_table.integer("specialists_min"),
-    )
-    limits_table.done()
-
-    unit_types: dict[str, UnitType] = {}
-    for type_id, entry in root.entries("unit_types"):
-        unit_types[type_id] = UnitType(
-            id=type_id,
-            name=entry.text("name"),
-            movement=entry.integer("movement"),
-            armor=entry.integer("armor"),
-            wounds=entry.integer("wounds", minimum=1),
-            ability_slots=entry.integer("ability_slots"),
-            cost=entry.integer("cost"),
-            min_troopers=entry.integer("min_troopers", minimum=1),
-            max_troopers=entry.integer("max_troopers", minimum=1),
-            max_specialists=entry.integer("max_specialists"),
-            default_weapon=entry.text("default_weapon"),
-            is_tag=entry.flag("is_tag"),
-            provisional=entry.flag("provisional"),
-        )
-        if unit_types[type_id].max_troopers < unit_types[type_id].min_troopers:
-            raise entry.fail("max_troopers", "must not be below min_troopers")
-        entry.done()
-
-    classes: dict[str, TrooperClass] = {}
-    for class_id, entry in root.entries("trooper_classes"):
-        classes[class_id] = TrooperClass(
-            id=class_id,
-            name=entry.text("name"),
-            specialist=entry.flag("specialist"),
-            cost=entry.integer("cost"),
-            actions=entry.texts("actions"),
-            unit_types=entry.texts("unit_types"),
-            factions=entry.texts("factions"),
-            description=entry.text("description", default=""),
-            provisional=entry.flag("provisional"),
-        )
-        entry.done()
-    if "trooper" not in classes:
-        raise RulesetError(source, "trooper_classes.trooper", "missing: it is the default class")
-
-    special_actions: dict[str, SpecialAction] = {}
-    for action_id, entry in root.entries("special_actions"):
-        special_actions[action_id] = SpecialAction(
-            id=action_id,
-            name=entry.text("name"),
-            description=entry.text("description"),
-            trooper_class=entry.optional_str("class"),
-            ap=entry.integer("ap", default=action_costs["special"]),
-        )
-        entry.done()
-
-    factions: dict[str, Faction] = {}
-    for faction_id, entry in root.entries("factions"):
-        discounts = []
-        raw_discounts = entry._get("discounts", False) or []
-        if not isinstance(raw_discounts, list):
-            raise entry.fail("discounts", "expected a list of tables")
-        for index, raw in enumerate(raw_discounts):
-            if not isinstance(raw, dict):
-                raise entry.fail(f"discounts[{index}]", "expected a table")
-            discount = _Reader(source, raw, entry.key(f"discounts[{index}]"))
-            discounts.append(
-                Discount(discount.text("unit_type"), discount.integer("points", minimum=1))
-            )
-            discount.done()
-        factions[faction_id] = Faction(
-            id=faction_id,
-            name=entry.text("name"),
-            description=entry.text("description", default=""),
-            discounts=tuple(discounts),
-            provisional=entry.flag("provisional"),
-        )
-        entry.done()
-
-    table = root.table_of("table")
-    lof = root.table_of("line_of_fire")
-    validity = root.table_of("table_validity")
-    terrain = {}
-    for kind_id, entry in root.entries("terrain"):
-        terrain[kind_id] = TerrainKind(
-            kind_id,
-            entry.text("name"),
-            entry.integer("height"),
-            entry.integer("level"),
-            entry.flag("enterable"),
-        )
-        entry.done()
-    for required in ("blocking", "elevated", "cover"):
-        if required not in terrain:
-            raise RulesetError(source, f"terrain.{required}", "missing: the table rules use it")
-    table_rules = TableRules(
-        rows=table.integer("rows", minimum=2),
-        columns=table.integer("columns", minimum=1),
-        terrain=_frozen(terrain),
-        line_of_fire_version=lof.integer("version", minimum=1),
-        line_of_fire_policy=lof.text("policy"),
-        coverage_min=validity.number("coverage_min"),
-        coverage_max=validity.number("coverage_max"),
-        edge_lanes_max=validity.integer("edge_lanes_max"),
-        cover_difference_max=validity.integer("cover_difference_max"),
-        exposure_difference_max=validity.number("exposure_difference_max"),
-        near_edge_depth=validity.integer("near_edge_depth"),
-        connected=validity.flag("connected", default=True),
-    )
-    for reader in (table, lof, validity):
-        reader.done()
-    if not 0 <= table_rules.coverage_min <= table_rules.coverage_max <= 1:
-        raise RulesetError(
-            source,
-            "table_validity.coverage_max",
-            "coverage bounds must satisfy 0 <= min <= max <= 1",
-        )
-
-    ruleset = Ruleset(
-        version=version,
-        name=root.text("name"),
-        released=root.text("released", default=""),
-        notes=root.text("notes", default=""),
-        source=source,
-        cards=cards,
-        action_costs=action_costs,
-        repeat_multiplier=repeat_multiplier,
-        combat_modifiers=combat_modifiers,
-        defense_modifiers=defense_modifiers,
-        range_bands=tuple(bands),
-        force_limits=limits,
-        unit_types=_frozen(unit_types),
-        trooper_classes=_frozen(classes),
-        special_actions=_frozen(special_actions),
-        factions=_frozen(factions),
-        weapons=_catalogue(root, "weapons", "weapon"),
-        abilities=_catalogue(root, "abilities", "ability", with_slots=True),
-        equipment=_catalogue(root, "equipment", "equipment"),
-        unit_skills=_catalogue(root, "unit_skills", "unit_skill"),
-        table=table_rules,
-    )
-    root.done()
-    _check_references(ruleset)
-    return ruleset
-
-
-def _check_references(ruleset: Ruleset) -> None:
-    """Every id one entry names must exist: a dangling id is a broken file."""
-    source = ruleset.source
-
-    def expect(known: Mapping[str, object], value: str, key: str, what: str) -> None:
-        if value not in known:
-            raise RulesetError(source, key, f"{value!r} is not a known {what}")
-
-    band_ids = {band.id: band for band in ruleset.range_bands}
-    for type_id, unit_type in ruleset.unit_types.items():
-        expect(
-            ruleset.weapons,
-            unit_type.default_weapon,
-            f"unit_types.{type_id}.default_weapon",
-            "weapon",
-        )
-        weapon = ruleset.weapons.get(unit_type.default_weapon)
-        if weapon and not weapon.allowed_for_unit_type(type_id):
-            raise RulesetError(
-                source,
-                f"unit_types.{type_id}.default_weapon",
-                f"{weapon.id!r} does not list {type_id!r} in its unit_types",
-            )
-    for class_id, trooper_class in ruleset.trooper_classes.items():
-        _check_availability(
-            ruleset, f"trooper_classes.{class_id}", trooper_class.unit_types, trooper_class.factions
-        )
-        for index, action_id in enumerate(trooper_class.actions):
-            expect(
-                ruleset.special_actions,
-                action_id,
-                f"trooper_classes.{class_id}.actions[{index}]",
-                "special action",
-            )
-    for action_id, special_action in ruleset.special_actions.items():
-        if special_action.trooper_class is not None:
-            expect(
-                ruleset.trooper_classes,
-                special_action.trooper_class,
-                f"special_actions.{action_id}.class",
-                "trooper class",
-            )
-    for faction_id, faction in ruleset.factions.items():
-        for index, discount in enumerate(faction.discounts):
-            expect(
-                ruleset.unit_types,
-                discount.unit_type,
-                f"factions.{faction_id}.discounts[{index}].unit_type",
-                "unit type",
-            )
-    catalogues = {
-        "weapons": ruleset.weapons,
-        "abilities": ruleset.abilities,
-        "equipment": ruleset.equipment,
-        "unit_skills": ruleset.unit_skills,
-    }
-    for table_name, catalogue in catalogues.items():
-        for entry_id, entry in catalogue.items():
-            key = f"{table_name}.{entry_id}"
-            _check_availability(ruleset, key, entry.unit_types, entry.factions)
-            for index, band in enumerate(entry.effects.bands):
-                expect(band_ids, band, f"{key}.bands[{index}]", "range band")
-            if entry.kind == "weapon":
-                for band in entry.fire_power:
-                    expect(band_ids, band, f"{key}.fire_power.{band}", "range band")
-                for band in band_ids:
-                    if band not in entry.fire_power:
-                        raise RulesetError(source, f"{key}.fire_power.{band}", "missing")
-
-
-def _check_availability(
-    ruleset: Ruleset, key: str, unit_types: tuple[str, ...], factions: tuple[str, ...]
-) -> None:
-    for index, type_id in enumerate(unit_types):
-        if type_id != ALL and type_id not in ruleset.unit_types:
-            raise RulesetError(
-                ruleset.source,
-                f"{key}.unit_types[{index}]",
-                f"{type_id!r} is not a known unit type",
-            )
-    for index, faction_id in enumerate(factions):
-        if faction_id != ALL and faction_id not in ruleset.factions:
-            raise RulesetError(
-                ruleset.source, f"{key}.factions[{index}]", f"{faction_id!r} is not a known faction"
-            )
-
-
-def load_ruleset_file(path: Path) -> Ruleset:
-    source = _display_name(path)
-    try:
-        with path.open("rb") as handle:
-            document = tomllib.load(handle)
-    except OSError as error:
-        raise RulesetError(source, "", f"cannot be read ({error.strerror or error})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise RulesetError(source, "", f"is not valid TOML ({error})") from None
-    return parse_ruleset(document, source)
-
-
-def _display_name(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(RULESET_DIR.parent.parent.parent))
-    except ValueError:
-        return str(path)
-
-
 def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
@@ -760,26 +282,17 @@ class RulesetLibrary:
     def get(self, version: str | None) -> Ruleset | None:
         return self.current if version is None else self.rulesets.get(version)
 
-
-def load_library(directory: Path = RULESET_DIR) -> RulesetLibrary:
-    rulesets: dict[str, Ruleset] = {}
-    for path in sorted(directory.glob("*.toml")):
-        ruleset = load_ruleset_file(path)
-        if ruleset.version in rulesets:
-            raise RulesetError(
-                ruleset.source,
-                "version",
-                f"{ruleset.version!r} is also the version of {rulesets[ruleset.version].source}",
-            )
-        rulesets[ruleset.version] = ruleset
-    if not rulesets:
-        raise RulesetError(str(directory), "", "holds no ruleset file (*.toml)")
-    return RulesetLibrary(_frozen(rulesets))
+    def get_or_current(self, version: str | None) -> Ruleset:
+        """The ruleset a list names, or the current one when this site does not have it
+        (validation then reports the unknown version)."""
+        return self.get(version) or self.current
 
 
 @functools.cache
 def library() -> RulesetLibrary:
     """The shipped rulesets, read once per process."""
+    from onefinity.rules.ruleset_file import load_library
+
     return load_library()
 
 

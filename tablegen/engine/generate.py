@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from onefinity.rules.hexgrid import Board, Hex
-from onefinity.rules.lineoffire import board_geometry
+from onefinity.rules.lineoffire import crossed_hexes
 from onefinity.rules.ruleset import TableRules
 from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.tables import TableSpec
@@ -175,16 +175,14 @@ def _repair_lanes(
 ) -> TableReport:
     """Stand a blocking hex across clear edge-to-edge lanes, one lane at a time."""
     board = table.board
-    geometry = board_geometry(board)
     mapping = None if params.symmetry == "none" else board.symmetry(params.symmetry)
     ceiling = int(rules.coverage_max * len(board))
     for _ in range(MAX_REPAIRS):
         if not report.lanes:
             break
         a, b = report.lanes[rng.randrange(len(report.lanes))]
-        pair = geometry.pair_index(board.index[a], board.index[b])
-        crossed = geometry.cross_hex[geometry.cross_pair == pair]
-        open_hexes = [int(k) for k in crossed if int(k) not in table.terrain]
+        crossed = sorted(board.index[h] for h in crossed_hexes(board, a, b))
+        open_hexes = [k for k in crossed if k not in table.terrain]
         if not open_hexes:
             break
         middle = board.hexes[board.index[a]][1] + board.hexes[board.index[b]][1]

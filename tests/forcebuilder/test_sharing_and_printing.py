@@ -13,7 +13,8 @@ from pypdf import PdfReader
 
 from forcebuilder.models import Force
 from onefinity.rules import read_force_document
-from onefinity.rules.ruleset import RULESET_DIR, RulesetLibrary, library, parse_ruleset
+from onefinity.rules.ruleset import RULESET_DIR, RulesetLibrary, library
+from onefinity.rules.ruleset_file import parse_ruleset
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
 
 pytestmark = pytest.mark.django_db

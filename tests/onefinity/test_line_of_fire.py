@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, BoardError, distance, rows_by_columns, standard_board
-from onefinity.rules.lineoffire import Terrain, board_geometry, line_of_fire, visibility
-from onefinity.rules.lineoffire_reference import reference_clear
+from onefinity.rules.lineoffire import Terrain, line_of_fire
+from onefinity.rules.lineoffire import _board_geometry as board_geometry
+from onefinity.rules.lineoffire import _visibility_by_pairs as visibility
+from tests.onefinity.lineoffire_reference import reference_clear
 
 RULES = current_ruleset().table
 BOARD = standard_board(RULES.rows, RULES.columns)
@@ -208,7 +210,7 @@ def test_point_and_mirror_symmetry_of_the_standard_board():
     ids=["standard", "20x20", "6x25", "holes"],
 )
 def test_large_board_patterns_agree_with_the_per_pair_geometry(hexes):
-    from onefinity.rules.lineoffire import visibility_by_patterns
+    from onefinity.rules.lineoffire import _visibility_by_patterns as visibility_by_patterns
 
     board = Board.of(hexes)
     rng = random.Random(len(board))
@@ -224,7 +226,8 @@ def test_large_board_patterns_agree_with_the_per_pair_geometry(hexes):
 
 
 def test_a_1600_hex_board_is_checked_by_direction_patterns():
-    from onefinity.rules.lineoffire import PAIR_GEOMETRY_LIMIT, board_visibility
+    from onefinity.rules.lineoffire import _PAIR_GEOMETRY_LIMIT as PAIR_GEOMETRY_LIMIT
+    from onefinity.rules.lineoffire import board_visibility
 
     board = Board.of(rows_by_columns(40, 40))
     assert len(board) >= 1600 > PAIR_GEOMETRY_LIMIT
@@ -237,7 +240,8 @@ def test_a_1600_hex_board_is_checked_by_direction_patterns():
 
 
 def test_patterns_mapped_by_symmetry_equal_the_directly_computed_ones():
-    from onefinity.rules.lineoffire import _direction_pattern, direction_pattern
+    from onefinity.rules.lineoffire import _direction_pattern as direction_pattern
+    from onefinity.rules.lineoffire import _direction_pattern_direct as _direction_pattern
 
     for dq in range(-12, 13):
         for dr in range(-12, 13):
@@ -261,3 +265,22 @@ def test_vectorised_hex_distances_match_distance():
     assert hex_distances(a, b).tolist() == [
         distance(x, y) for x, y in zip(BOARD.hexes[:50], BOARD.hexes[-50:], strict=True)
     ]
+
+
+def test_crossed_hexes_are_exactly_the_hexes_whose_interior_the_line_crosses():
+    from onefinity.rules.hexgrid import crosses_interior
+    from onefinity.rules.lineoffire import crossed_hexes
+
+    for a in BOARD.hexes[::7]:
+        for b in BOARD.hexes:
+            expected = tuple(
+                h
+                for h in BOARD.hexes
+                if h not in (a, b)
+                and crosses_interior(
+                    BOARD.centres[BOARD.index[a]],
+                    BOARD.centres[BOARD.index[b]],
+                    BOARD.centres[BOARD.index[h]],
+                )
+            )
+            assert sorted(crossed_hexes(BOARD, a, b)) == sorted(expected), (a, b)

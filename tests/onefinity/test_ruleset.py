@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from onefinity.rules import RulesetError, current_ruleset, library
-from onefinity.rules.ruleset import RULESET_DIR, load_library, load_ruleset_file, parse_ruleset
+from onefinity.rules.ruleset import RULESET_DIR
+from onefinity.rules.ruleset_file import load_library, load_ruleset_file, parse_ruleset
 
 DEFAULT_FILE = RULESET_DIR / "onefinity-2026.11.toml"
 

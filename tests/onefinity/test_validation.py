@@ -357,7 +357,8 @@ def test_report_paths_let_a_page_show_issues_next_to_units():
 def test_a_trooper_class_restricted_by_the_ruleset_is_not_allowed():
     import tomllib
 
-    from onefinity.rules.ruleset import RULESET_DIR, parse_ruleset
+    from onefinity.rules.ruleset import RULESET_DIR
+    from onefinity.rules.ruleset_file import parse_ruleset
 
     with (RULESET_DIR / "onefinity-2026.11.toml").open("rb") as handle:
         document = tomllib.load(handle)
