@@ -88,12 +88,6 @@ class Report:
     def warnings(self) -> tuple[Issue, ...]:
         return tuple(i for i in self.issues if i.severity == WARNING)
 
-    def issues_at(self, path: str) -> tuple[Issue, ...]:
-        """Issues about ``path`` itself or anything inside it."""
-        return tuple(
-            i for i in self.issues if i.path == path or i.path.startswith((path + ".", path + "["))
-        )
-
     def as_dict(self) -> dict[str, Any]:
         return {
             "legal": self.legal,

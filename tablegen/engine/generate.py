@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import random
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +95,6 @@ class Parameters:
     coverage: float = 0.45
     symmetry: str = "point"
     mix: str = "balanced"
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {"coverage": self.coverage, "symmetry": self.symmetry, "mix": self.mix}
