@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
 DEV_ENV := DEBUG=1
 
-.PHONY: setup system run serve test lint pytest bench load clean
+.PHONY: setup system run serve test lint pytest bench load fuzz clean
 
 ## setup: create .venv and install the pinned dependencies (again when pyproject.toml changes)
 setup: $(VENV)/.installed
@@ -84,6 +84,11 @@ pytest: setup
 ## load: 100 users for 60 s against a running `make serve` (see docs/performance.md)
 load: setup
 	$(BIN)/python loadtest/run.py --base http://$(HOST):$(PORT) --users 100 --seconds 60
+
+## fuzz: hostile and careless input against a running `make serve`, then every page of every
+## owner read back; fails on any answer of 500 or above (see docs/security.md)
+fuzz: setup
+	$(BIN)/python loadtest/fuzz.py --base http://$(HOST):$(PORT) --cases $${CASES:-5000} --seconds $${SECONDS_MAX:-900}
 
 ## bench: the benchmarks whose figures go into docs/performance.md
 bench: setup
