@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
 DEV_ENV := DEBUG=1
 
-.PHONY: setup system run serve test lint pytest bench load fuzz clean
+.PHONY: setup system checkers run serve test lint pytest bench load fuzz clean
 
 ## setup: create .venv and install the pinned dependencies (again when pyproject.toml changes)
 setup: $(VENV)/.installed
@@ -17,11 +17,21 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $@
 
+## checkers: the Nu HTML checker (npm vnu-jar, run with Java) for the browser tests' markup
+## checks; axe-core is vendored in tests/browser/vendor
+VNU := node_modules/vnu-jar/build/dist/vnu.jar
+checkers: $(VNU)
+
+$(VNU): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	test -f $@ && touch $@
+
 ## system: Debian packages the site and its tests use: Chromium for the browser tests
 ## (never a downloaded browser), Pango, HarfBuzz and a font for WeasyPrint's PDFs.
 SYSTEM_PACKAGES := chromium libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 system:
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	command -v java >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  echo "Installing Debian packages:" $$missing; \
@@ -76,7 +86,7 @@ lint: setup
 	$(BIN)/mypy
 
 ## test: every check and every test
-test: setup system lint pytest
+test: setup system checkers lint pytest
 
 pytest: setup
 	$(BIN)/pytest
@@ -97,4 +107,4 @@ bench: setup
 	$(BIN)/python benchmarks/tables.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info test-artifacts
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache *.egg-info test-artifacts
