@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,10 +15,18 @@ from onefinity.rules.hexgrid import (
     standard_board,
 )
 from onefinity.rules.ruleset import TableRules
+from onefinity.rules.text import text_problem
 
 TABLE_FORMAT = "onefinity-table"
 TABLE_VERSION = 1
 MAX_NAME_LENGTH = 120
+DEFAULT_NAME = "Table"
+# The generator's seeds (random.Random takes any, the generator checks this range).
+MAX_SEED = 2**63 - 1
+# What the generator records of its parameters; nothing else is kept in a document.
+PARAM_TEXT_KEYS = ("symmetry", "mix")
+PARAM_KEYS = ("coverage", *PARAM_TEXT_KEYS)
+MAX_PARAM_TEXT = 40
 
 
 class TableDocumentError(ValueError):
@@ -81,6 +90,65 @@ def _board(value: object, rules: TableRules) -> Board:
     )
 
 
+def read_name(value: object, path: str = "name", default: str = DEFAULT_NAME) -> str:
+    """A table's (or pack's) name: trimmed, at most 120 characters, the shared text rule."""
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise TableDocumentError(path, f"expected text of at most {MAX_NAME_LENGTH} characters")
+    name = value.strip()
+    if len(name) > MAX_NAME_LENGTH:
+        raise TableDocumentError(path, f"is {len(name)} characters long; at most {MAX_NAME_LENGTH}")
+    problem = text_problem(name)
+    if problem:
+        raise TableDocumentError(path, problem)
+    return name or default
+
+
+def _seed(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+        raise TableDocumentError("seed", "expected a whole number from 0 to 2^63 - 1")
+    return value
+
+
+def _params(value: object) -> dict[str, Any]:
+    """The generator's parameters, as recorded: known keys with scalar values only, so a
+    document cannot carry an arbitrary object that every later read and write must keep."""
+    if not isinstance(value, dict):
+        raise TableDocumentError("params", "expected an object")
+    for key in value:
+        if key not in PARAM_KEYS:
+            raise TableDocumentError(
+                "params",
+                f"unknown key {str(key)[:40]!r} (expected one of: {', '.join(PARAM_KEYS)})",
+            )
+    params: dict[str, Any] = {}
+    if "coverage" in value:
+        coverage = value["coverage"]
+        if (
+            not isinstance(coverage, int | float)
+            or isinstance(coverage, bool)
+            or not math.isfinite(coverage)
+            or not 0 <= coverage <= 1
+        ):
+            raise TableDocumentError("params.coverage", "expected a number from 0 to 1")
+        params["coverage"] = coverage
+    for key in PARAM_TEXT_KEYS:
+        if key in value:
+            text = value[key]
+            if not isinstance(text, str) or len(text) > MAX_PARAM_TEXT:
+                raise TableDocumentError(
+                    f"params.{key}", f"expected text of at most {MAX_PARAM_TEXT} characters"
+                )
+            problem = text_problem(text)
+            if problem:
+                raise TableDocumentError(f"params.{key}", problem)
+            params[key] = text
+    return params
+
+
 def read_table_document(document: object, rules: TableRules) -> TableSpec:
     if not isinstance(document, dict):
         raise TableDocumentError("", "expected an object: this is not a table document")
@@ -96,13 +164,7 @@ def read_table_document(document: object, rules: TableRules) -> TableSpec:
         )
     if document.get("version") != TABLE_VERSION or isinstance(document.get("version"), bool):
         raise TableDocumentError("version", f"this site reads version {TABLE_VERSION}")
-    name = document.get("name", "Table")
-    if (
-        not isinstance(name, str)
-        or len(name.strip()) > MAX_NAME_LENGTH
-        or any(ord(c) < 32 for c in name)
-    ):
-        raise TableDocumentError("name", f"expected text of at most {MAX_NAME_LENGTH} characters")
+    name = read_name(document.get("name"))
     board = _board(document.get("board", {"standard": True}), rules)
     terrain_list = document.get("terrain", [])
     if not isinstance(terrain_list, list):
@@ -126,13 +188,9 @@ def read_table_document(document: object, rules: TableRules) -> TableSpec:
         if index in terrain:
             raise TableDocumentError(f"{path}.hex", f"{list(hex_)} has terrain twice")
         terrain[index] = kind
-    seed = document.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise TableDocumentError("seed", "expected a whole number")
-    params = document.get("params", {})
-    if not isinstance(params, dict):
-        raise TableDocumentError("params", "expected an object")
-    return TableSpec(board, terrain, name.strip() or "Table", seed, params)
+    seed = _seed(document.get("seed"))
+    params = _params(document.get("params", {}))
+    return TableSpec(board, terrain, name, seed, params)
 
 
 def table_document(table: TableSpec) -> dict[str, Any]:
