@@ -10,13 +10,19 @@ from onefinity.rules import current_ruleset
 from tablegen.engine.tables import (
     TableDocumentError,
     TableSpec,
+    read_name,
     read_table_document,
     table_document,
 )
 
 
 class Table(Owned, Shareable):
-    """A saved hex table, kept as its table document."""
+    """A saved hex table, kept as its table document.
+
+    Every write goes through ``set_spec`` (or at least ``save``), which runs the table
+    reader first: what is saved can always be read back. A table saved before a reader rule
+    was tightened raises DamagedRecord when read, and can be repaired.
+    """
 
     quota = Quota("tables", browser=50, account=500)
 
@@ -46,9 +52,22 @@ class Table(Owned, Shareable):
         except TableDocumentError as error:
             raise DamagedRecord(self, str(error)) from None
 
+    def stored_document(self) -> dict[str, Any]:
+        """The document as stored, with the name column (the one a rename writes) in it."""
+        stored = self.document if isinstance(self.document, dict) else {}
+        return stored | {"name": self.name}
+
     def set_spec(self, spec: TableSpec) -> None:
-        self.name = spec.name
-        self.document = table_document(spec)
+        """Take the table from ``spec`` as the reader gives it back: TableDocumentError
+        (nothing changed) if the document it makes would not read."""
+        canonical = read_table_document(table_document(spec), current_ruleset().table)
+        self.name = canonical.name
+        self.document = table_document(canonical)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The contract, for writes that skip set_spec: nothing the reader refuses is saved.
+        read_table_document(self.stored_document(), current_ruleset().table)
+        super().save(*args, **kwargs)
 
 
 class Pack(Owned):
@@ -72,6 +91,11 @@ class Pack(Owned):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # Its tables are named after it: the same text rule as every table name.
+        self.name = read_name(self.name, "name", "Tournament pack")
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("tablegen:pack", args=[self.pk])

@@ -21,11 +21,12 @@ from onefinity.ownership import get_owned_or_404, get_shared_or_404, owned, owne
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, Hex, rows_by_columns, standard_board
 from onefinity.rules.lineoffire import line_of_fire
+from onefinity.rules.text import normalize_name
 from tablegen.engine.generate import GenerationError, Parameters, generate_table
 from tablegen.engine.metrics import TableReport, check_table, sightlines
-from tablegen.engine.packs import PackState, advance
+from tablegen.engine.packs import PackState, advance, pack_table_name
 from tablegen.engine.render import Overlay, legend, pieces, png, svg
-from tablegen.engine.tables import TableSpec, table_document
+from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, PackForm
 from tablegen.models import Pack, Table
 
@@ -246,7 +247,7 @@ def table_empty(request: HtmxHttpRequest) -> HttpResponse:
     standard = (rows, columns) == (rules.rows, rules.columns)
     board = Board.of(rows_by_columns(rows, columns), standard=standard)
     table = Table(**owner_fields(request, Table))
-    table.set_spec(TableSpec(board, {}, form.cleaned_data["name"].strip() or "My table"))
+    table.set_spec(TableSpec(board, {}, form.cleaned_data["name"]))
     table.save()
     messages.success(request, f"An empty {rows} x {columns} board: click hexes to place terrain.")
     return redirect(table)
@@ -265,17 +266,34 @@ def table_list(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "tablegen/list.html", {"rows": rows, "packs": packs})
 
 
-@require_GET
-def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    table = get_owned_or_404(request, Table, pk)
+def _render_editor(
+    request: HtmxHttpRequest,
+    table: Table,
+    spec: TableSpec | None = None,
+    report: TableReport | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The table's page (or, for htmx, its #table-view region) as stored now."""
     context = _table_context(
         request,
-        table.to_spec(),
+        spec or table.to_spec(),
         base=table.get_absolute_url(),
         editable=True,
-        edit_url=reverse("tablegen:terrain", args=[pk]),
+        edit_url=reverse("tablegen:terrain", args=[table.pk]),
+        report=report,
     )
-    return _render_table(request, "tablegen/table.html", context | {"table": table})
+    return _render_table(request, "tablegen/table.html", context | {"table": table}, status)
+
+
+def _refused(request: HtmxHttpRequest, table: Table, message: str) -> HttpResponse:
+    """Bad input: say why, with the table as it is; nothing changed."""
+    messages.error(request, message)
+    return _render_editor(request, table, status=400)
+
+
+@require_GET
+def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    return _render_editor(request, get_owned_or_404(request, Table, pk))
 
 
 @require_POST
@@ -288,45 +306,41 @@ def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         hex_ = None
     if hex_ is None or hex_ not in spec.board:
-        messages.error(request, "That hex is not on the table.")
-        return redirect(table)
+        return _refused(request, table, "That hex is not on the table.")
     index = spec.board.index[hex_]
     if "kind" in request.POST:
         kind = request.POST["kind"] or None
         if kind not in KIND_CYCLE:
-            messages.error(request, "Choose open ground, cover, elevated or blocking.")
-            return redirect(table)
+            return _refused(request, table, "Choose open ground, cover, elevated or blocking.")
     else:
         kind = KIND_CYCLE[(KIND_CYCLE.index(spec.terrain.get(index)) + 1) % len(KIND_CYCLE)]
     if kind is None:
         spec.terrain.pop(index, None)
     else:
         spec.terrain[index] = kind
-    table.set_spec(spec)
+    try:
+        table.set_spec(spec)
+    except TableDocumentError as error:
+        return _refused(request, table, f"That change cannot be saved: {error}.")
     table.save()
     if request.htmx:
-        context = _table_context(
-            request,
-            spec,
-            base=table.get_absolute_url(),
-            editable=True,
-            edit_url=reverse("tablegen:terrain", args=[pk]),
-        )
-        return render(request, "tablegen/table.html#table-view", context | {"table": table})
+        return _render_editor(request, table, spec)
     return redirect(f"{table.get_absolute_url()}?mode=terrain&hex={hex_[0]},{hex_[1]}")
 
 
 @require_POST
 def table_rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = get_owned_or_404(request, Table, pk)
-    name = " ".join(request.POST.get("name", "").split())
-    if not name or len(name) > 120:
-        messages.error(request, "A table name has 1 to 120 characters.")
-    else:
-        table.name = name
-        table.document = table.document | {"name": name}
-        table.save()
-        messages.success(request, "Renamed.")
+    name = normalize_name(request.POST.get("name", ""))
+    if not name:
+        return _refused(request, table, "A table name has 1 to 120 characters.")
+    spec = table.to_spec()
+    try:
+        table.set_spec(TableSpec(spec.board, spec.terrain, name, spec.seed, spec.params))
+    except TableDocumentError as error:
+        return _refused(request, table, f"The name {error.problem}.")
+    table.save()
+    messages.success(request, "Renamed.")
     return redirect(table)
 
 
@@ -361,7 +375,8 @@ def table_shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def table_copy(request: HtmxHttpRequest, code: str) -> HttpResponse:
     original = get_shared_or_404(Table, code)
-    copy = Table(name=original.name, document=original.document, **owner_fields(request, Table))
+    copy = Table(**owner_fields(request, Table))
+    copy.set_spec(original.to_spec())
     copy.save()
     messages.success(request, f"{copy.name} copied to your tables.")
     return redirect(copy)
@@ -455,13 +470,8 @@ def _step(pack: Pack) -> None:
         pack.error = str(error)
     else:
         for spec, _ in new:
-            spec_named = TableSpec(
-                spec.board,
-                spec.terrain,
-                f"{pack.name} {len(pack.tables) + 1} (seed {spec.seed})",
-                spec.seed,
-                spec.params,
-            )
+            name = pack_table_name(pack.name, len(pack.tables) + 1, spec.seed)
+            spec_named = TableSpec(spec.board, spec.terrain, name, spec.seed, spec.params)
             pack.tables.append(table_document(spec_named))
     pack.state = state.as_json()
     pack.save()

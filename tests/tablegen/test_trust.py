@@ -1,0 +1,163 @@
+"""What any path saves, the table reader reads back; bad input is a 400 with the reason and
+changes nothing; a table or pack that no longer reads is shown as damaged, never a 500."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from onefinity.rules import current_ruleset
+from tablegen.engine.tables import (
+    TableDocumentError,
+    read_table_document,
+    table_document,
+)
+from tablegen.models import Pack, Table
+
+pytestmark = pytest.mark.django_db
+
+PARAMS = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
+RULES = current_ruleset().table
+OWNER_PAGES = [
+    "/tables/",
+    "/tables/{pk}/",
+    "/tables/{pk}/?mode=lof&from=2,4",
+    "/tables/{pk}/table.json",
+    "/tables/{pk}/table.png",
+    "/tables/{pk}/setup.pdf",
+    "/account/",
+    "/account/everything.json",
+]
+
+
+@pytest.fixture
+def table(owner_client, owner) -> Table:
+    owner_client.post("/tables/save/", PARAMS)
+    return owner.tables.get()
+
+
+def assert_reads_back(table: Table) -> None:
+    """The stored document is exactly what the reader makes of it."""
+    table.refresh_from_db()
+    spec = read_table_document(table.document | {"name": table.name}, RULES)
+    assert table.document == table_document(spec)
+    assert table.name == spec.name
+
+
+def assert_every_page_answers(client, table: Table) -> None:
+    for url in OWNER_PAGES:
+        response = client.get(url.format(pk=table.pk))
+        assert response.status_code < 500, url
+    assert_reads_back(table)
+
+
+# --- 1. One contract: every write is read back by the reader before it is saved -----------
+
+
+@pytest.mark.parametrize("character", ["\x01", "\x00", "\x7f", "\x9b"])
+def test_a_rename_the_reader_would_refuse_is_a_400_and_every_page_still_answers(
+    owner_client, table, character
+):
+    before = (table.name, table.document)
+    response = owner_client.post(f"/tables/{table.pk}/rename/", {"name": f"abc{character}def"})
+    assert response.status_code == 400
+    assert "The name must not contain" in response.content.decode()
+    table.refresh_from_db()
+    assert (table.name, table.document) == before
+    assert_every_page_answers(owner_client, table)
+
+
+def test_a_rename_over_120_characters_is_a_400(owner_client, table):
+    response = owner_client.post(f"/tables/{table.pk}/rename/", {"name": "x" * 121})
+    assert response.status_code == 400
+    assert "at most 120" in response.content.decode()
+    response = owner_client.post(f"/tables/{table.pk}/rename/", {"name": "x" * 120})
+    assert response.status_code == 302
+    assert_reads_back(table)
+
+
+def test_a_rename_tidies_white_space_and_an_empty_name_is_refused(owner_client, table):
+    owner_client.post(f"/tables/{table.pk}/rename/", {"name": "  Final \t table  "})
+    table.refresh_from_db()
+    assert table.name == "Final table" == table.document["name"]
+    assert owner_client.post(f"/tables/{table.pk}/rename/", {"name": "   "}).status_code == 400
+
+
+def test_an_empty_board_with_a_control_character_in_its_name_is_refused(owner_client, owner):
+    response = owner_client.post("/tables/empty/", {"name": "Ga\x01rage", "rows": 6, "columns": 5})
+    assert response.status_code == 400
+    assert "must not contain control characters" in response.content.decode()
+    assert not owner.tables.exists()
+
+
+def test_a_pack_name_with_a_control_character_is_refused(owner_client, owner):
+    response = owner_client.post(
+        "/tables/packs/new/", PARAMS | {"count": 2, "name": "Club\x1bnight"}
+    )
+    assert response.status_code == 400
+    assert "must not contain control characters" in response.content.decode()
+    assert not owner.packs.exists()
+
+
+def test_the_model_refuses_to_save_a_document_the_reader_refuses(owner, table):
+    table.document = table.document | {"terrain": [{"hex": [99, 99], "kind": "cover"}]}
+    with pytest.raises(TableDocumentError):
+        table.save()
+    table.refresh_from_db()
+    assert table.to_spec()
+    with pytest.raises(TableDocumentError):
+        Pack(owner=owner, name="Bad\x01", count=1, params={}).save()
+
+
+def test_every_write_path_saves_what_the_reader_reads(owner_client, owner, table):
+    owner_client.post(f"/tables/{table.pk}/terrain/", {"q": 0, "r": 0, "kind": "blocking"})
+    owner_client.post(f"/tables/{table.pk}/rename/", {"name": "Renamed"})
+    owner_client.post("/tables/empty/", {"name": "  Garage  ", "rows": 6, "columns": 5})
+    owner_client.post(f"/t/{table.share_code}/copy/")
+    everything = owner_client.get("/account/everything.json").content
+    upload = SimpleUploadedFile("e.json", everything, "application/json")
+    assert owner_client.post("/account/import/", {"file": upload}).status_code == 302
+    assert owner.tables.count() == 6
+    for saved in owner.tables.all():
+        assert_reads_back(saved)
+
+
+def test_a_long_pack_name_still_makes_tables_that_read_and_a_pdf(owner_client, owner):
+    name = "A very long tournament pack name " * 4
+    response = owner_client.post("/tables/packs/new/", PARAMS | {"count": 2, "name": name[:120]})
+    assert response.status_code == 302
+    pack = owner.packs.get()
+    for _ in range(100):
+        owner_client.get(f"/tables/packs/{pack.pk}/", headers={"HX-Request": "true"})
+        response = owner_client.get(f"/tables/packs/{pack.pk}/pack.pdf")
+        if response.status_code == 200:
+            break
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    pack.refresh_from_db()
+    assert len(pack.tables) == 2
+    for number, document in enumerate(pack.tables, start=1):
+        spec = read_table_document(document, RULES)
+        assert len(spec.name) <= 120 and spec.name.endswith(f" {number} (seed {spec.seed})")
+
+
+# --- 2. Bounded boards, at every door ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "board",
+    [{"rows": 1249, "columns": 1}, {"hexes": [[0, 10 * k] for k in range(20)]}],
+    ids=["1249-rows", "20-hexes-over-191-rows"],
+)
+def test_an_anonymous_account_import_of_a_huge_board_is_refused(client, board):
+    account = {
+        "format": "onefinity-account",
+        "version": 1,
+        "tables": [{"format": "onefinity-table", "version": 1, "board": board}],
+    }
+    upload = SimpleUploadedFile("e.json", json.dumps(account).encode(), "application/json")
+    response = client.post("/account/import/", {"file": upload})
+    assert response.status_code == 400
+    assert "tables[0]: board" in response.content.decode()
+    assert not Table.objects.exists()
