@@ -2,8 +2,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import models
+from django.db import models, transaction
+from django.db.models import F
 from django.urls import reverse
+from django.utils import timezone
 
 from onefinity.ownership import DamagedRecord, Owned, OwnedQuerySet, Quota, Shareable
 from onefinity.rules import current_ruleset
@@ -14,6 +16,15 @@ from tablegen.engine.tables import (
     read_table_document,
     table_document,
 )
+
+
+class StaleVersion(Exception):
+    """The table changed since the page that sent the edit was drawn (another tab, say)."""
+
+    def __init__(self, current: int, sent: int) -> None:
+        self.current = current
+        self.sent = sent
+        super().__init__(f"version {sent} is stale; the table is at version {current}")
 
 
 class Table(Owned, Shareable):
@@ -28,6 +39,8 @@ class Table(Owned, Shareable):
 
     name = models.CharField(max_length=120)
     document = models.JSONField()
+    # Grows by one on every write (terrain, rename, repair): the stale-tab check.
+    version = models.PositiveBigIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -68,6 +81,25 @@ class Table(Owned, Shareable):
         # The contract, for writes that skip set_spec: nothing the reader refuses is saved.
         read_table_document(self.stored_document(), current_ruleset().table)
         super().save(*args, **kwargs)
+
+    def record(self, spec: TableSpec, expected: int | None = None) -> None:
+        """Save a change, only if the table is still at version `expected` (the version the
+        editing page showed; the one loaded when None): StaleVersion if it moved on since,
+        TableDocumentError (nothing saved) if the change would not read back."""
+        expected = self.version if expected is None else expected
+        self.set_spec(spec)
+        self.updated = timezone.now()
+        with transaction.atomic():
+            changed = Table.objects.filter(pk=self.pk, version=expected).update(
+                name=self.name,
+                document=self.document,
+                version=F("version") + 1,
+                updated=self.updated,
+            )
+        if not changed:
+            current = Table.objects.filter(pk=self.pk).values_list("version", flat=True).first()
+            raise StaleVersion(current if current is not None else -1, expected)
+        self.version = expected + 1
 
 
 class Pack(Owned):

@@ -4,6 +4,7 @@ import io
 import json
 import secrets
 import zipfile
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -28,7 +29,7 @@ from tablegen.engine.packs import PackState, advance, pack_table_name
 from tablegen.engine.render import Overlay, legend, pieces, png, svg
 from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, PackForm
-from tablegen.models import Pack, Table
+from tablegen.models import Pack, StaleVersion, Table
 
 MODES = {
     "terrain": "Terrain",
@@ -105,7 +106,10 @@ def _table_context(
     editable: bool,
     edit_url: str = "",
     report: TableReport | None = None,
+    version: int | None = None,
 ) -> dict[str, Any]:
+    """What the map and its facts show. `version`: the saved table's, carried by every
+    edit the page sends so that an edit drawn from an older version is refused."""
     report = report or check_table(table, _rules())
     mode = request.GET.get("mode", "terrain")
     if mode not in MODES:
@@ -138,7 +142,8 @@ def _table_context(
 
     def attributes(hex_: Hex) -> str:
         if mode == "terrain" and editable:
-            vals = escape(json.dumps({"q": hex_[0], "r": hex_[1]}))
+            sent = {"q": hex_[0], "r": hex_[1]} | ({} if version is None else {"version": version})
+            vals = escape(json.dumps(sent))
             return f' hx-post="{escape(edit_url)}" hx-vals="{vals}" hx-target="#table-view" hx-swap="outerHTML"'
         return f' hx-get="{escape(link(hex_))}" hx-target="#table-view" hx-swap="outerHTML" hx-push-url="true"'
 
@@ -159,6 +164,7 @@ def _table_context(
         "explanation": explanation,
         "editable": editable,
         "edit_url": edit_url,
+        "version": version,
         "legend": legend(),
         "heat_label": overlay.heat_label,
         "problem_hexes": sorted(problem_hexes),
@@ -272,6 +278,7 @@ def _render_editor(
     spec: TableSpec | None = None,
     report: TableReport | None = None,
     status: int = 200,
+    stale: bool = False,
 ) -> HttpResponse:
     """The table's page (or, for htmx, its #table-view region) as stored now."""
     context = _table_context(
@@ -281,14 +288,36 @@ def _render_editor(
         editable=True,
         edit_url=reverse("tablegen:terrain", args=[table.pk]),
         report=report,
+        version=table.version,
     )
-    return _render_table(request, "tablegen/table.html", context | {"table": table}, status)
+    context |= {"table": table, "stale": stale}
+    return _render_table(request, "tablegen/table.html", context, status)
 
 
 def _refused(request: HtmxHttpRequest, table: Table, message: str) -> HttpResponse:
     """Bad input: say why, with the table as it is; nothing changed."""
     messages.error(request, message)
     return _render_editor(request, table, status=400)
+
+
+def _sent_version(request: HtmxHttpRequest, table: Table) -> int:
+    """The version of the table the editing page showed (the current one when the form
+    sent none, as a script might)."""
+    try:
+        return int(request.POST.get("version", table.version))
+    except ValueError:
+        return -1
+
+
+def _stale(request: HtmxHttpRequest, table: Table) -> HttpResponse:
+    """Refuse the second tab's change, say why, and show the latest table."""
+    table.refresh_from_db()
+    messages.error(
+        request,
+        "This table was changed in another tab or window since your page was drawn. "
+        "Your change was not saved: the map below is the latest; make it again.",
+    )
+    return _render_editor(request, table, status=409, stale=True)
 
 
 @require_GET
@@ -300,6 +329,9 @@ def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Set (kind given) or cycle (no kind) one hex's terrain."""
     table = get_owned_or_404(request, Table, pk)
+    sent = _sent_version(request, table)
+    if sent != table.version:
+        return _stale(request, table)
     spec = table.to_spec()
     try:
         hex_ = (int(request.POST.get("q", "")), int(request.POST.get("r", "")))
@@ -319,10 +351,12 @@ def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     else:
         spec.terrain[index] = kind
     try:
-        table.set_spec(spec)
+        table.record(spec, expected=sent)
     except TableDocumentError as error:
+        table.refresh_from_db()
         return _refused(request, table, f"That change cannot be saved: {error}.")
-    table.save()
+    except StaleVersion:
+        return _stale(request, table)
     if request.htmx:
         return _render_editor(request, table, spec)
     return redirect(f"{table.get_absolute_url()}?mode=terrain&hex={hex_[0]},{hex_[1]}")
@@ -331,15 +365,20 @@ def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = get_owned_or_404(request, Table, pk)
+    sent = _sent_version(request, table)
+    if sent != table.version:
+        return _stale(request, table)
     name = normalize_name(request.POST.get("name", ""))
     if not name:
         return _refused(request, table, "A table name has 1 to 120 characters.")
     spec = table.to_spec()
     try:
-        table.set_spec(TableSpec(spec.board, spec.terrain, name, spec.seed, spec.params))
+        table.record(replace(spec, name=name), expected=sent)
     except TableDocumentError as error:
+        table.refresh_from_db()
         return _refused(request, table, f"The name {error.problem}.")
-    table.save()
+    except StaleVersion:
+        return _stale(request, table)
     messages.success(request, "Renamed.")
     return redirect(table)
 

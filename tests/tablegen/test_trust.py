@@ -161,3 +161,86 @@ def test_an_anonymous_account_import_of_a_huge_board_is_refused(client, board):
     assert response.status_code == 400
     assert "tables[0]: board" in response.content.decode()
     assert not Table.objects.exists()
+
+
+# --- 3. No lost update: a version that only grows, and a compare-and-swap on it ---------------
+
+
+def terrain(client, table, version=None, htmx=True, **data):
+    data = {"q": 0, "r": 0, "kind": "blocking"} | data
+    if version is not None:
+        data["version"] = version
+    headers = {"HX-Request": "true"} if htmx else {}
+    return client.post(f"/tables/{table.pk}/terrain/", data, headers=headers)
+
+
+def test_the_version_grows_on_every_write(owner_client, table):
+    assert table.version == 0
+    terrain(owner_client, table, version=0)
+    table.refresh_from_db()
+    assert table.version == 1
+    owner_client.post(f"/tables/{table.pk}/rename/", {"name": "Second", "version": 1})
+    table.refresh_from_db()
+    assert (table.version, table.name) == (2, "Second")
+
+
+def test_the_editor_carries_the_version_in_every_edit(owner_client, table):
+    terrain(owner_client, table, version=0)
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    assert "&quot;version&quot;: 1" in page  # in each hex's hx-vals
+    assert 'name="version" value="1" form="rename-form"' in page
+    page = owner_client.get(f"/tables/{table.pk}/?mode=terrain&hex=0,0").content.decode()
+    assert 'class="hex-form"' in page and '<input type="hidden" name="version" value="1">' in page
+
+
+def test_a_stale_terrain_edit_gets_409_with_the_redrawn_map_and_changes_nothing(
+    owner_client, table
+):
+    assert terrain(owner_client, table, version=0, q=1, kind="cover").status_code == 200
+    table.refresh_from_db()
+    before = table.document
+    response = terrain(owner_client, table, version=0, q=2, kind="elevated")
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert page.lstrip().startswith('<div id="table-view"')
+    assert "changed in another tab or window" in page and "Reload" in page
+    assert "&quot;version&quot;: 1" in page  # the redrawn map carries the latest version
+    table.refresh_from_db()
+    assert table.document == before and table.version == 1
+
+
+def test_a_stale_edit_without_javascript_gets_the_whole_page_with_409(owner_client, table):
+    terrain(owner_client, table, version=0)
+    response = terrain(owner_client, table, version=0, htmx=False, q=1)
+    assert response.status_code == 409
+    assert "<h1>" in response.content.decode()
+
+
+def test_a_stale_rename_gets_409_and_changes_nothing(owner_client, table):
+    terrain(owner_client, table, version=0)
+    response = owner_client.post(f"/tables/{table.pk}/rename/", {"name": "Late", "version": 0})
+    assert response.status_code == 409
+    assert "changed in another tab or window" in response.content.decode()
+    table.refresh_from_db()
+    assert table.name != "Late" and table.version == 1
+
+
+def test_an_edit_without_a_version_is_treated_as_current(owner_client, table):
+    terrain(owner_client, table, version=0)
+    assert terrain(owner_client, table, q=1).status_code == 200
+    assert owner_client.post(f"/tables/{table.pk}/rename/", {"name": "Free"}).status_code == 302
+    table.refresh_from_db()
+    assert table.version == 3 and table.name == "Free"
+
+
+def test_a_version_that_is_not_a_number_is_stale(owner_client, table):
+    assert terrain(owner_client, table, version="abc").status_code == 409
+
+
+def test_the_model_refuses_a_stale_write(table):
+    from tablegen.models import StaleVersion
+
+    spec = table.to_spec()
+    table.record(spec)
+    with pytest.raises(StaleVersion):
+        table.record(spec, expected=0)
