@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from onefinity.ownership import DamagedRecord, Owned, OwnedQuerySet, Quota, Shareable
 from onefinity.rules import current_ruleset
+from tablegen.engine.metrics import TableReport, check_table, report_summary
 from tablegen.engine.tables import (
     TableDocumentError,
     TableSpec,
@@ -41,6 +42,10 @@ class Table(Owned, Shareable):
     document = models.JSONField()
     # Grows by one on every write (terrain, rename, repair): the stale-tab check.
     version = models.PositiveBigIntegerField(default=0)
+    # The report's summary for the list of tables (see report_summary), with the ruleset
+    # it was checked under; {} until checked. Derived from the document: kept current by
+    # every write, and by the pages that check the table anyway.
+    summary = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -70,29 +75,58 @@ class Table(Owned, Shareable):
         stored = self.document if isinstance(self.document, dict) else {}
         return stored | {"name": self.name}
 
-    def set_spec(self, spec: TableSpec) -> None:
+    def set_spec(
+        self, spec: TableSpec, report: TableReport | None = None, check: bool = True
+    ) -> TableReport | None:
         """Take the table from ``spec`` as the reader gives it back: TableDocumentError
-        (nothing changed) if the document it makes would not read."""
-        canonical = read_table_document(table_document(spec), current_ruleset().table)
+        (nothing changed) if the document it makes would not read.
+
+        The summary comes from `report`, or from checking the table when `check` (its
+        report is returned), or stays as it was when only the name changed; otherwise it is
+        left to the list of tables to fill in."""
+        rules = current_ruleset().table
+        canonical = read_table_document(table_document(spec), rules)
+        document = table_document(canonical)
+        same_table = _without_name(document) == _without_name(self.document)
         self.name = canonical.name
-        self.document = table_document(canonical)
+        self.document = document
+        if report is None and check and not (same_table and self.summary_is_current()):
+            report = check_table(canonical, rules)
+        if report is not None:
+            self.summary = _summary(report)
+        elif not (same_table and self.summary_is_current()):
+            self.summary = {}
+        return report
+
+    def summary_is_current(self) -> bool:
+        return bool(self.summary) and self.summary.get("ruleset") == current_ruleset().version
+
+    def store_summary(self, report: TableReport) -> None:
+        """Keep the summary of a report made anyway (by a page showing the table). Derived
+        data: no new version, and only over the version it was made from."""
+        summary = _summary(report)
+        if summary != self.summary:
+            Table.objects.filter(pk=self.pk, version=self.version).update(summary=summary)
+            self.summary = summary
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         # The contract, for writes that skip set_spec: nothing the reader refuses is saved.
         read_table_document(self.stored_document(), current_ruleset().table)
         super().save(*args, **kwargs)
 
-    def record(self, spec: TableSpec, expected: int | None = None) -> None:
+    def record(self, spec: TableSpec, expected: int | None = None) -> TableReport | None:
         """Save a change, only if the table is still at version `expected` (the version the
         editing page showed; the one loaded when None): StaleVersion if it moved on since,
-        TableDocumentError (nothing saved) if the change would not read back."""
+        TableDocumentError (nothing saved) if the change would not read back. Returns the
+        table's report when the change needed a new one."""
         expected = self.version if expected is None else expected
-        self.set_spec(spec)
+        report = self.set_spec(spec)
         self.updated = timezone.now()
         with transaction.atomic():
             changed = Table.objects.filter(pk=self.pk, version=expected).update(
                 name=self.name,
                 document=self.document,
+                summary=self.summary,
                 version=F("version") + 1,
                 updated=self.updated,
             )
@@ -100,6 +134,17 @@ class Table(Owned, Shareable):
             current = Table.objects.filter(pk=self.pk).values_list("version", flat=True).first()
             raise StaleVersion(current if current is not None else -1, expected)
         self.version = expected + 1
+        return report
+
+
+def _summary(report: TableReport) -> dict[str, Any]:
+    return report_summary(report) | {"ruleset": current_ruleset().version}
+
+
+def _without_name(document: object) -> object:
+    if isinstance(document, dict):
+        return {key: value for key, value in document.items() if key != "name"}
+    return document
 
 
 class Pack(Owned):
@@ -113,6 +158,8 @@ class Pack(Owned):
     # The generator's state between steps, and the accepted tables as documents.
     state = models.JSONField(default=dict)
     tables = models.JSONField(default=list)
+    # How many tables are made: len(tables), kept so that listing packs loads no tables.
+    made = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -134,11 +181,11 @@ class Pack(Owned):
 
     @property
     def done(self) -> bool:
-        return len(self.tables) >= self.count or bool(self.error)
+        return self.made >= self.count or bool(self.error)
 
     @property
     def percent(self) -> int:
-        return int(100 * len(self.tables) / self.count) if self.count else 100
+        return int(100 * self.made / self.count) if self.count else 100
 
     def table_specs(self) -> list[TableSpec]:
         rules = current_ruleset().table

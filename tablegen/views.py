@@ -3,11 +3,13 @@ from __future__ import annotations
 import io
 import json
 import secrets
+import time
 import zipfile
 from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -40,6 +42,11 @@ MODES = {
 }
 KIND_CYCLE = [None, "cover", "elevated", "blocking"]
 PACK_STEP_SECONDS = 0.3
+TABLES_PER_PAGE = 25
+PACKS_PER_PAGE = 25
+# Tables saved without a summary (a large import) or under another ruleset are checked by
+# the list, for at most about this long per request; the rest show as being checked.
+LIST_CHECK_SECONDS = 0.5
 
 
 def _rules():  # type: ignore[no-untyped-def]
@@ -264,12 +271,27 @@ def table_empty(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def table_list(request: HtmxHttpRequest) -> HttpResponse:
+    """A page of tables, each from its stored summary, and a page of packs."""
+    tables = Paginator(owned(request, Table).order_by("-updated", "-pk"), TABLES_PER_PAGE)
+    page = tables.get_page(request.GET.get("page"))
+    started = time.perf_counter()
     rows = []
-    for table in owned(request, Table):
-        report = check_table(table.to_spec(), _rules())
-        rows.append({"table": table, "report": report})
-    packs = owned(request, Pack)[:20]
-    return render(request, "tablegen/list.html", {"rows": rows, "packs": packs})
+    for table in page:
+        if not table.summary_is_current() and time.perf_counter() - started < LIST_CHECK_SECONDS:
+            table.store_summary(check_table(table.to_spec(), _rules()))
+        rows.append(
+            {"table": table, "summary": table.summary if table.summary_is_current() else None}
+        )
+    packs = Paginator(
+        owned(request, Pack).defer("tables", "state").order_by("-created", "-pk"), PACKS_PER_PAGE
+    )
+    context = {
+        "rows": rows,
+        "page": page,
+        "packs": packs.get_page(request.GET.get("packs")),
+        "checking": any(row["summary"] is None for row in rows),
+    }
+    return render(request, "tablegen/list.html", context)
 
 
 def _render_editor(
@@ -322,7 +344,11 @@ def _stale(request: HtmxHttpRequest, table: Table) -> HttpResponse:
 
 @require_GET
 def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    return _render_editor(request, get_owned_or_404(request, Table, pk))
+    table = get_owned_or_404(request, Table, pk)
+    spec = table.to_spec()
+    report = check_table(spec, _rules())
+    table.store_summary(report)  # made anyway: keeps the list right after a ruleset change
+    return _render_editor(request, table, spec, report)
 
 
 @require_POST
@@ -351,14 +377,14 @@ def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     else:
         spec.terrain[index] = kind
     try:
-        table.record(spec, expected=sent)
+        report = table.record(spec, expected=sent)
     except TableDocumentError as error:
         table.refresh_from_db()
         return _refused(request, table, f"That change cannot be saved: {error}.")
     except StaleVersion:
         return _stale(request, table)
     if request.htmx:
-        return _render_editor(request, table, spec)
+        return _render_editor(request, table, spec, report)
     return redirect(f"{table.get_absolute_url()}?mode=terrain&hex={hex_[0]},{hex_[1]}")
 
 
@@ -512,6 +538,7 @@ def _step(pack: Pack) -> None:
             name = pack_table_name(pack.name, len(pack.tables) + 1, spec.seed)
             spec_named = TableSpec(spec.board, spec.terrain, name, spec.seed, spec.params)
             pack.tables.append(table_document(spec_named))
+        pack.made = len(pack.tables)
     pack.state = state.as_json()
     pack.save()
 
@@ -527,7 +554,7 @@ def pack_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def pack_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     pack = get_owned_or_404(request, Pack, pk)
-    if len(pack.tables) < pack.count:
+    if pack.made < pack.count:
         raise Http404("The pack is not ready yet")
     pdf = _setup_sheets(pack.table_specs(), pack.name, request)
     return download(pdf, "application/pdf", pack.name, ".pdf", "pack")
@@ -536,7 +563,7 @@ def pack_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def pack_zip(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     pack = get_owned_or_404(request, Pack, pk)
-    if len(pack.tables) < pack.count:
+    if pack.made < pack.count:
         raise Http404("The pack is not ready yet")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
