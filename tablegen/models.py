@@ -10,6 +10,7 @@ from django.utils import timezone
 from onefinity.ownership import DamagedRecord, Owned, OwnedQuerySet, Quota, Shareable
 from onefinity.rules import current_ruleset
 from tablegen.engine.metrics import TableReport, check_table, report_summary
+from tablegen.engine.repair import repair_name, repair_table_document
 from tablegen.engine.tables import (
     TableDocumentError,
     TableSpec,
@@ -63,17 +64,27 @@ class Table(Owned, Shareable):
     def get_share_url(self) -> str:
         return reverse("tablegen:shared", args=[self.share_code])
 
+    def get_repair_url(self) -> str:
+        return reverse("tablegen:repair", args=[self.pk])
+
+    def get_raw_url(self) -> str:
+        return reverse("tablegen:stored", args=[self.pk])
+
+    def get_delete_url(self) -> str:
+        return reverse("tablegen:delete", args=[self.pk])
+
     def to_spec(self) -> TableSpec:
         """The table as the engine reads it; DamagedRecord if the stored one no longer reads."""
         try:
-            return read_table_document(self.document | {"name": self.name}, current_ruleset().table)
+            return read_table_document(self.stored_document(), current_ruleset().table)
         except TableDocumentError as error:
             raise DamagedRecord(self, str(error)) from None
 
-    def stored_document(self) -> dict[str, Any]:
+    def stored_document(self) -> Any:
         """The document as stored, with the name column (the one a rename writes) in it."""
-        stored = self.document if isinstance(self.document, dict) else {}
-        return stored | {"name": self.name}
+        if isinstance(self.document, dict):
+            return self.document | {"name": self.name}
+        return self.document
 
     def set_spec(
         self, spec: TableSpec, report: TableReport | None = None, check: bool = True
@@ -99,7 +110,8 @@ class Table(Owned, Shareable):
         return report
 
     def summary_is_current(self) -> bool:
-        return bool(self.summary) and self.summary.get("ruleset") == current_ruleset().version
+        summary = self.summary
+        return isinstance(summary, dict) and summary.get("ruleset") == current_ruleset().version
 
     def store_summary(self, report: TableReport) -> None:
         """Keep the summary of a report made anyway (by a page showing the table). Derived
@@ -135,6 +147,14 @@ class Table(Owned, Shareable):
             raise StaleVersion(current if current is not None else -1, expected)
         self.version = expected + 1
         return report
+
+    def repair(self, expected: int | None = None) -> tuple[str, ...]:
+        """Mend a table that no longer reads, as a new version: what was changed, one line
+        each (nothing, and nothing saved, when it reads as it is)."""
+        spec, changes = repair_table_document(self.stored_document(), current_ruleset().table)
+        if changes:
+            self.record(spec, expected)
+        return changes
 
 
 def _summary(report: TableReport) -> dict[str, Any]:
@@ -179,6 +199,22 @@ class Pack(Owned):
     def get_absolute_url(self) -> str:
         return reverse("tablegen:pack", args=[self.pk])
 
+    def get_repair_url(self) -> str:
+        return reverse("tablegen:pack-repair", args=[self.pk])
+
+    def get_raw_url(self) -> str:
+        return reverse("tablegen:pack-zip", args=[self.pk])
+
+    def get_delete_url(self) -> str:
+        return reverse("tablegen:pack-delete", args=[self.pk])
+
+    def check_name(self) -> None:
+        """DamagedRecord if the stored name no longer reads (its tables are named after it)."""
+        try:
+            read_name(self.name, "name")
+        except TableDocumentError as error:
+            raise DamagedRecord(self, str(error)) from None
+
     @property
     def done(self) -> bool:
         return self.made >= self.count or bool(self.error)
@@ -188,8 +224,36 @@ class Pack(Owned):
         return int(100 * self.made / self.count) if self.count else 100
 
     def table_specs(self) -> list[TableSpec]:
+        """The pack's tables as the engine reads them; DamagedRecord if one no longer reads."""
+        self.check_name()
         rules = current_ruleset().table
-        return [read_table_document(document, rules) for document in self.tables]
+        if not isinstance(self.tables, list):
+            raise DamagedRecord(self, "its tables are not a list")
+        specs = []
+        for number, document in enumerate(self.tables, start=1):
+            try:
+                specs.append(read_table_document(document, rules))
+            except TableDocumentError as error:
+                raise DamagedRecord(self, f"table {number}: {error}") from None
+        return specs
+
+    def repair(self) -> tuple[str, ...]:
+        """Mend a pack whose name or tables no longer read: what was changed, one line each."""
+        rules = current_ruleset().table
+        changes: list[str] = []
+        name = repair_name(self.name, changes, "Tournament pack")
+        stored = self.tables if isinstance(self.tables, list) else []
+        if not isinstance(self.tables, list):
+            changes.append("tables: not a list, dropped (they are made again)")
+        tables = []
+        for number, document in enumerate(stored, start=1):
+            spec, table_changes = repair_table_document(document, rules)
+            changes += [f"table {number}: {change}" for change in table_changes]
+            tables.append(table_document(spec))
+        if changes:
+            Pack.objects.filter(pk=self.pk).update(name=name, tables=tables, made=len(tables))
+            self.name, self.tables, self.made = name, tables, len(tables)
+        return tuple(changes)
 
     def summary(self) -> dict[str, Any]:
         return {"count": self.count, "made": len(self.tables), **self.params}

@@ -20,7 +20,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from onefinity.downloads import attachment, download, render_pdf
 from onefinity.http import HtmxHttpRequest
-from onefinity.ownership import get_owned_or_404, get_shared_or_404, owned, owner_fields
+from onefinity.ownership import (
+    DamagedRecord,
+    get_owned_or_404,
+    get_shared_or_404,
+    owned,
+    owner_fields,
+)
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, Hex, rows_by_columns, standard_board
 from onefinity.rules.lineoffire import line_of_fire
@@ -236,12 +242,12 @@ def table_save(request: HtmxHttpRequest) -> HttpResponse:
         return redirect("tablegen:new")
     params = form.parameters()
     try:
-        spec, _ = generate_table(_rules(), params, _board())
+        spec, report = generate_table(_rules(), params, _board())
     except GenerationError as error:
         messages.error(request, str(error))
         return redirect("tablegen:new")
     table = Table(**owner_fields(request, Table))
-    table.set_spec(spec)
+    table.set_spec(spec, report)
     table.save()
     messages.success(request, f"{table.name} saved.")
     return redirect(table)
@@ -277,8 +283,14 @@ def table_list(request: HtmxHttpRequest) -> HttpResponse:
     started = time.perf_counter()
     rows = []
     for table in page:
+        try:
+            spec = table.to_spec()  # a few milliseconds, even for 40 x 40
+        except DamagedRecord as damaged:
+            # One unreadable table must not hide the others: it is listed with a repair.
+            rows.append({"table": table, "damaged": damaged.problem})
+            continue
         if not table.summary_is_current() and time.perf_counter() - started < LIST_CHECK_SECONDS:
-            table.store_summary(check_table(table.to_spec(), _rules()))
+            table.store_summary(check_table(spec, _rules()))
         rows.append(
             {"table": table, "summary": table.summary if table.summary_is_current() else None}
         )
@@ -289,7 +301,7 @@ def table_list(request: HtmxHttpRequest) -> HttpResponse:
         "rows": rows,
         "page": page,
         "packs": packs.get_page(request.GET.get("packs")),
-        "checking": any(row["summary"] is None for row in rows),
+        "checking": any("damaged" not in row and row["summary"] is None for row in rows),
     }
     return render(request, "tablegen/list.html", context)
 
@@ -419,6 +431,33 @@ def table_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "tablegen/delete.html", {"table": table})
 
 
+@require_POST
+def table_repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Mend a table saved in a form the reader no longer takes (see tablegen.engine.repair)."""
+    table = get_owned_or_404(request, Table, pk)
+    try:
+        changes = table.repair(_sent_version(request, table))
+    except StaleVersion:
+        return _stale(request, table)
+    if changes:
+        messages.success(request, "Repaired: " + "; ".join(changes) + ".")
+    else:
+        messages.info(request, "This table reads as it is: nothing to repair.")
+    return redirect(table)
+
+
+@require_GET
+def table_stored(request: HtmxHttpRequest, pk: int) -> JsonResponse:
+    """The document exactly as stored, readable or not: nothing is lost to a repair."""
+    table = get_owned_or_404(request, Table, pk)
+    response = JsonResponse(
+        table.stored_document(),
+        safe=False,
+        json_dumps_params={"indent": 2, "ensure_ascii": True},
+    )
+    return attachment(response, table.name, "-stored.json", "table")
+
+
 # --- Shared, downloads --------------------------------------------------------------------
 
 
@@ -546,9 +585,39 @@ def _step(pack: Pack) -> None:
 @require_GET
 def pack_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     pack = get_owned_or_404(request, Pack, pk)
-    _step(pack)
     template = "tablegen/pack.html#progress" if request.htmx else "tablegen/pack.html"
+    try:
+        pack.check_name()
+        _step(pack)
+        if pack.done and not pack.error:
+            pack.table_specs()
+    except DamagedRecord as damaged:
+        return render(request, template, {"pack": pack, "damaged": damaged.problem}, status=409)
     return render(request, template, {"pack": pack})
+
+
+@require_POST
+def pack_repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    pack = get_owned_or_404(request, Pack, pk)
+    changes = pack.repair()
+    if changes:
+        shown = "; ".join(changes[:10]) + (
+            f"; and {len(changes) - 10} more" if len(changes) > 10 else ""
+        )
+        messages.success(request, f"Repaired: {shown}.")
+    else:
+        messages.info(request, "This pack reads as it is: nothing to repair.")
+    return redirect(pack)
+
+
+@require_http_methods(["GET", "POST"])
+def pack_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    pack = get_owned_or_404(request, Pack, pk)
+    if request.method == "POST":
+        pack.delete()
+        messages.success(request, f"{pack.name} deleted.")
+        return redirect("tablegen:list")
+    return render(request, "tablegen/pack_delete.html", {"pack": pack})
 
 
 @require_GET

@@ -27,6 +27,7 @@ MAX_SEED = 2**63 - 1
 PARAM_TEXT_KEYS = ("symmetry", "mix")
 PARAM_KEYS = ("coverage", *PARAM_TEXT_KEYS)
 MAX_PARAM_TEXT = 40
+DOCUMENT_KEYS = ("format", "version", "name", "board", "terrain", "seed", "params")
 
 
 class TableDocumentError(ValueError):
@@ -49,7 +50,7 @@ class TableSpec:
         return self.terrain.get(self.board.index[hex_])
 
 
-def _hex(value: object, path: str) -> Hex:
+def read_hex(value: object, path: str) -> Hex:
     if (
         not isinstance(value, list)
         or len(value) != 2
@@ -62,7 +63,7 @@ def _hex(value: object, path: str) -> Hex:
     return (q, r)
 
 
-def _board(value: object, rules: TableRules) -> Board:
+def read_board(value: object, rules: TableRules) -> Board:
     if not isinstance(value, dict):
         raise TableDocumentError("board", "expected an object")
     try:
@@ -76,7 +77,7 @@ def _board(value: object, rules: TableRules) -> Board:
                 raise TableDocumentError(
                     "board.hexes", f"a board has at most {MAX_BOARD_HEXES} hexes"
                 )
-            return Board.of(_hex(h, f"board.hexes[{i}]") for i, h in enumerate(hexes))
+            return Board.of(read_hex(h, f"board.hexes[{i}]") for i, h in enumerate(hexes))
         if set(value) == {"rows", "columns"}:
             rows, columns = value["rows"], value["columns"]
             if not all(isinstance(v, int) and not isinstance(v, bool) for v in (rows, columns)):
@@ -105,7 +106,7 @@ def read_name(value: object, path: str = "name", default: str = DEFAULT_NAME) ->
     return name or default
 
 
-def _seed(value: object) -> int | None:
+def read_seed(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
@@ -152,11 +153,11 @@ def _params(value: object) -> dict[str, Any]:
 def read_table_document(document: object, rules: TableRules) -> TableSpec:
     if not isinstance(document, dict):
         raise TableDocumentError("", "expected an object: this is not a table document")
-    allowed = {"format", "version", "name", "board", "terrain", "seed", "params"}
     for key in document:
-        if key not in allowed:
+        if key not in DOCUMENT_KEYS:
             raise TableDocumentError(
-                "", f"unknown key {str(key)[:40]!r} (expected one of: {', '.join(sorted(allowed))})"
+                "",
+                f"unknown key {str(key)[:40]!r} (expected one of: {', '.join(sorted(DOCUMENT_KEYS))})",
             )
     if document.get("format") != TABLE_FORMAT:
         raise TableDocumentError(
@@ -165,7 +166,7 @@ def read_table_document(document: object, rules: TableRules) -> TableSpec:
     if document.get("version") != TABLE_VERSION or isinstance(document.get("version"), bool):
         raise TableDocumentError("version", f"this site reads version {TABLE_VERSION}")
     name = read_name(document.get("name"))
-    board = _board(document.get("board", {"standard": True}), rules)
+    board = read_board(document.get("board", {"standard": True}), rules)
     terrain_list = document.get("terrain", [])
     if not isinstance(terrain_list, list):
         raise TableDocumentError("terrain", 'expected a list of {"hex": [q, r], "kind": ...}')
@@ -178,17 +179,17 @@ def read_table_document(document: object, rules: TableRules) -> TableSpec:
         path = f"terrain[{i}]"
         if not isinstance(entry, dict) or set(entry) != {"hex", "kind"}:
             raise TableDocumentError(path, 'expected {"hex": [q, r], "kind": ...}')
-        hex_ = _hex(entry["hex"], f"{path}.hex")
+        hex_ = read_hex(entry["hex"], f"{path}.hex")
         if hex_ not in board:
             raise TableDocumentError(f"{path}.hex", f"{list(hex_)} is not on the board")
         kind = entry["kind"]
-        if kind not in rules.terrain:
+        if not isinstance(kind, str) or kind not in rules.terrain:
             raise TableDocumentError(f"{path}.kind", f"expected one of: {', '.join(rules.terrain)}")
         index = board.index[hex_]
         if index in terrain:
             raise TableDocumentError(f"{path}.hex", f"{list(hex_)} has terrain twice")
         terrain[index] = kind
-    seed = _seed(document.get("seed"))
+    seed = read_seed(document.get("seed"))
     params = _params(document.get("params", {}))
     return TableSpec(board, terrain, name, seed, params)
 

@@ -175,6 +175,10 @@ def test_custom_boards_from_hex_lists_and_rows_by_columns():
             "terrain[0].hex",
         ),
         ({"format": "onefinity-table", "version": 1, "colour": "red"}, ""),
+        (
+            {"format": "onefinity-table", "version": 1, "terrain": [{"hex": [0, 0], "kind": []}]},
+            "terrain[0].kind",
+        ),
     ],
 )
 def test_a_malformed_table_document_names_the_path(document, path):

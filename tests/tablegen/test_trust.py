@@ -244,3 +244,173 @@ def test_the_model_refuses_a_stale_write(table):
     table.record(spec)
     with pytest.raises(StaleVersion):
         table.record(spec, expected=0)
+
+
+# --- 5. A table or pack that no longer reads is shown as damaged, with a repair -------------
+
+
+@pytest.fixture
+def damaged(table) -> Table:
+    """A table saved before the reader's rules were tightened (written past the model, as an
+    old release would have): a control character in its name, terrain off the board and of
+    an unknown kind, and params the reader no longer keeps."""
+    spec = table.to_spec()
+    open_hex = next(h for h in spec.board.hexes if spec.kind_at(h) is None)
+    terrain = [
+        *table.document["terrain"],
+        {"hex": [50, 50], "kind": "cover"},
+        {"hex": list(open_hex), "kind": "lava"},
+    ]
+    document = table.document | {"terrain": terrain, "params": {"notes": {"a": [1, 2]}}}
+    Table.objects.filter(pk=table.pk).update(name="Old\x01table", document=document)
+    table.refresh_from_db()
+    return table
+
+
+def test_a_damaged_table_does_not_take_down_the_list(owner_client, owner, damaged):
+    owner_client.post("/tables/empty/", {"name": "Second table", "rows": 5, "columns": 5})
+    response = owner_client.get("/tables/")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Damaged" in text and "Second table" in text
+    for url in (damaged.get_repair_url(), damaged.get_raw_url(), damaged.get_delete_url()):
+        assert url in text
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/tables/{pk}/",
+        "/tables/{pk}/?mode=lof&from=2,4",
+        "/tables/{pk}/table.json",
+        "/tables/{pk}/table.png",
+        "/tables/{pk}/setup.pdf",
+    ],
+)
+def test_a_damaged_table_shows_its_owner_the_problem_and_a_repair(owner_client, damaged, url):
+    response = owner_client.get(url.format(pk=damaged.pk))
+    assert response.status_code == 409
+    text = response.content.decode()
+    assert "cannot be shown" in text and "must not contain control characters" in text
+    for link in (damaged.get_repair_url(), damaged.get_raw_url(), damaged.get_delete_url()):
+        assert link in text
+
+
+def test_editing_a_damaged_table_is_refused_with_the_repair(owner_client, damaged):
+    for suffix, data in (("terrain/", {"q": 0, "r": 0}), ("rename/", {"name": "New"})):
+        response = owner_client.post(f"/tables/{damaged.pk}/{suffix}", data)
+        assert response.status_code == 409 and damaged.get_repair_url() in response.content.decode()
+
+
+def test_a_damaged_table_shared_by_link_offers_a_stranger_nothing(client, damaged):
+    for suffix in ("", "table.json", "table.png", "setup.pdf"):
+        response = client.get(f"/t/{damaged.share_code}/{suffix}")
+        assert response.status_code == 409
+        assert damaged.get_repair_url() not in response.content.decode()
+    assert client.post(f"/t/{damaged.share_code}/copy/").status_code == 409
+    assert Table.objects.count() == 1
+
+
+def test_the_account_export_keeps_a_damaged_table_as_stored(owner_client, damaged):
+    document = json.loads(owner_client.get("/account/everything.json").content)
+    assert document["tables"] == []
+    [kept] = document["damaged"]
+    assert kept["kind"] == "table" and kept["document"]["params"] == {"notes": {"a": [1, 2]}}
+
+
+def test_download_as_stored_gives_the_document_exactly_as_stored(owner_client, damaged):
+    response = owner_client.get(damaged.get_raw_url())
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    assert json.loads(response.content) == damaged.document | {"name": "Old\x01table"}
+
+
+def test_only_the_owner_can_repair_or_download_as_stored(stranger_client, client, damaged):
+    for someone in (stranger_client, client):
+        assert someone.post(damaged.get_repair_url()).status_code == 404
+        assert someone.get(damaged.get_raw_url()).status_code == 404
+
+
+def test_repair_keeps_what_can_be_kept_and_says_what_changed(owner_client, damaged):
+    terrain_before = len(damaged.document["terrain"]) - 2
+    response = owner_client.post(
+        damaged.get_repair_url(), {"version": damaged.version}, follow=True
+    )
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Repaired:" in text
+    assert "name: removed control characters" in text
+    assert "terrain: dropped 1 entry off the board" in text
+    assert "terrain: dropped 1 entry of an unknown kind" in text
+    assert "params: dropped notes" in text
+    damaged.refresh_from_db()
+    assert damaged.name == "Old table" and damaged.version == 1
+    assert len(damaged.to_spec().terrain) == terrain_before
+    assert_every_page_answers(owner_client, damaged)
+
+
+def test_repair_crops_a_board_over_the_limits(owner_client, table):
+    Table.objects.filter(pk=table.pk).update(
+        document={"format": "onefinity-table", "version": 1, "board": {"rows": 1249, "columns": 1}}
+    )
+    assert owner_client.get("/tables/").status_code == 200
+    response = owner_client.post(table.get_repair_url(), follow=True)
+    assert "cropped to 40 x 1" in response.content.decode()
+    table.refresh_from_db()
+    assert len(table.to_spec().board) == 60
+    assert_every_page_answers(owner_client, table)
+
+
+def test_repairing_a_table_that_reads_changes_nothing(owner_client, table):
+    response = owner_client.post(table.get_repair_url(), follow=True)
+    assert "nothing to repair" in response.content.decode()
+    table.refresh_from_db()
+    assert table.version == 0
+
+
+@pytest.fixture
+def damaged_pack(owner_client, owner) -> Pack:
+    """A finished pack whose tables were named before names were held to 120 characters."""
+    owner_client.post("/tables/packs/new/", PARAMS | {"count": 2, "name": "Club night"})
+    pack = owner.packs.get()
+    for _ in range(50):
+        owner_client.get(f"/tables/packs/{pack.pk}/", headers={"HX-Request": "true"})
+        pack.refresh_from_db()
+        if pack.done:
+            break
+    tables = [document | {"name": "x" * 130} for document in pack.tables]
+    Pack.objects.filter(pk=pack.pk).update(tables=tables)
+    pack.refresh_from_db()
+    return pack
+
+
+def test_a_damaged_pack_is_shown_as_damaged_never_a_500(owner_client, damaged_pack):
+    pack = damaged_pack
+    assert owner_client.get("/tables/").status_code == 200
+    for url in (pack.get_absolute_url(), f"/tables/packs/{pack.pk}/pack.pdf"):
+        response = owner_client.get(url)
+        assert response.status_code == 409, url
+        text = response.content.decode()
+        assert "at most 120" in text
+        for link in (pack.get_repair_url(), pack.get_raw_url(), pack.get_delete_url()):
+            assert link in text
+    assert owner_client.get(pack.get_raw_url()).status_code == 200  # the zip, as stored
+
+
+def test_repairing_a_damaged_pack_makes_its_pdf(owner_client, damaged_pack):
+    pack = damaged_pack
+    response = owner_client.post(pack.get_repair_url(), follow=True)
+    assert "Repaired:" in response.content.decode()
+    for _ in range(50):
+        owner_client.get(pack.get_absolute_url(), headers={"HX-Request": "true"})
+        response = owner_client.get(f"/tables/packs/{pack.pk}/pack.pdf")
+        if response.status_code == 200:
+            break
+    assert response["Content-Type"] == "application/pdf"
+
+
+def test_a_pack_can_be_deleted_by_its_owner_only(owner_client, stranger_client, damaged_pack):
+    pack = damaged_pack
+    assert stranger_client.post(pack.get_delete_url()).status_code == 404
+    assert owner_client.get(pack.get_delete_url()).status_code == 200
+    assert owner_client.post(pack.get_delete_url()).status_code == 302
+    assert not Pack.objects.exists()
