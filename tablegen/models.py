@@ -168,7 +168,10 @@ def _without_name(document: object) -> object:
 
 
 class Pack(Owned):
-    """A tournament pack being generated, step by step, and then kept for download."""
+    """A tournament pack: its tables generated a step at a time, then its setup sheets
+    rendered a few at a time and put together once into the PDF kept for download (see
+    tablegen.packwork). Each step is a compare-and-swap on `version`, so two pages polling
+    one pack cannot both keep their work."""
 
     quota = Quota("packs", browser=10, account=50)
 
@@ -180,6 +183,13 @@ class Pack(Owned):
     tables = models.JSONField(default=list)
     # How many tables are made: len(tables), kept so that listing packs loads no tables.
     made = models.PositiveIntegerField(default=0)
+    # How many setup sheets are rendered (kept as PackPart rows until put together).
+    printed = models.PositiveIntegerField(default=0)
+    # The finished PDF and its size in bytes (0 until it is made; pdf is never listed).
+    pdf = models.BinaryField(null=True, blank=True, editable=False)
+    pdf_bytes = models.PositiveIntegerField(default=0)
+    # Grows by one on every step: the compare-and-swap between two pages polling at once.
+    version = models.PositiveBigIntegerField(default=0)
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -223,6 +233,21 @@ class Pack(Owned):
     def percent(self) -> int:
         return int(100 * self.made / self.count) if self.count else 100
 
+    @property
+    def pdf_ready(self) -> bool:
+        return self.pdf_bytes > 0
+
+    @property
+    def stage(self) -> str:
+        """Where the making of the pack stands, for its page."""
+        if self.error:
+            return "stopped"
+        if self.made < self.count:
+            return "generating"
+        if self.printed < self.made:
+            return "printing"
+        return "ready" if self.pdf_ready else "putting-together"
+
     def table_specs(self) -> list[TableSpec]:
         """The pack's tables as the engine reads them; DamagedRecord if one no longer reads."""
         self.check_name()
@@ -251,9 +276,39 @@ class Pack(Owned):
             changes += [f"table {number}: {change}" for change in table_changes]
             tables.append(table_document(spec))
         if changes:
-            Pack.objects.filter(pk=self.pk).update(name=name, tables=tables, made=len(tables))
-            self.name, self.tables, self.made = name, tables, len(tables)
+            # The sheets and PDF were made from what was stored: they are made again.
+            with transaction.atomic():
+                Pack.objects.filter(pk=self.pk).update(
+                    name=name,
+                    tables=tables,
+                    made=len(tables),
+                    printed=0,
+                    pdf=None,
+                    pdf_bytes=0,
+                    version=F("version") + 1,
+                )
+                self.parts.all().delete()
+            self.refresh_from_db()
         return tuple(changes)
+
+
+class PackPart(models.Model):
+    """A few consecutive setup sheets of a pack, as one PDF, kept until the pack's PDF is
+    put together from its parts."""
+
+    pack = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="parts")
+    first = models.PositiveIntegerField()  # the number in the pack of its first table, from 1
+    sheets = models.PositiveIntegerField()
+    pdf = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pack", "first"], name="one_part_per_pack_table")
+        ]
+        ordering = ["first"]
+
+    def __str__(self) -> str:
+        return f"{self.pack_id} sheets {self.first} to {self.first + self.sheets - 1}"
 
     def summary(self) -> dict[str, Any]:
         return {"count": self.count, "made": len(self.tables), **self.params}

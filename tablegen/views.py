@@ -12,13 +12,12 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from onefinity.downloads import attachment, download, render_pdf
+from onefinity.downloads import attachment, download
 from onefinity.http import HtmxHttpRequest
 from onefinity.ownership import (
     DamagedRecord,
@@ -31,13 +30,15 @@ from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, Hex, rows_by_columns, standard_board
 from onefinity.rules.lineoffire import line_of_fire
 from onefinity.rules.text import normalize_name
-from tablegen.engine.generate import GenerationError, Parameters, generate_table
+from tablegen.engine.generate import GenerationError, generate_table
 from tablegen.engine.metrics import TableReport, check_table, sightlines
-from tablegen.engine.packs import PackState, advance, pack_table_name
-from tablegen.engine.render import Overlay, legend, pieces, png, svg
+from tablegen.engine.packs import PackState
+from tablegen.engine.render import Overlay, legend, png, svg
 from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, PackForm
 from tablegen.models import Pack, StaleVersion, Table
+from tablegen.packwork import advance_pack
+from tablegen.printing import setup_pdf
 
 MODES = {
     "terrain": "Terrain",
@@ -47,7 +48,6 @@ MODES = {
     "exposure-b": "Heat map: side B's exposure",
 }
 KIND_CYCLE = [None, "cover", "elevated", "blocking"]
-PACK_STEP_SECONDS = 0.3
 TABLES_PER_PAGE = 25
 PACKS_PER_PAGE = 25
 # Tables saved without a summary (a large import) or under another ruleset are checked by
@@ -503,28 +503,12 @@ def table_png(
     return download(png(table.to_spec()), "image/png", table.name, ".png", "table")
 
 
-def _setup_sheets(specs: list[TableSpec], title: str, request: HtmxHttpRequest) -> bytes:
-    rules = _rules()
-    sheets = []
-    for spec in specs:
-        report = check_table(spec, rules)
-        sheets.append(
-            {"spec": spec, "report": report, "picture": svg(spec), "pieces": pieces(spec)}
-        )
-    html = render_to_string(
-        "tablegen/setup.html",
-        {"sheets": sheets, "title": title, "legend": legend()},
-        request=request,
-    )
-    return render_pdf(html)
-
-
 @require_GET
 def table_pdf(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
     table = _readable(request, pk, code)
-    pdf = _setup_sheets([table.to_spec()], table.name, request)
+    pdf = setup_pdf([table.to_spec()], table.name, _rules(), request)
     return download(pdf, "application/pdf", table.name, "-setup.pdf", "table")
 
 
@@ -555,42 +539,44 @@ def pack_new(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
-def _step(pack: Pack) -> None:
-    """Generate for a short while, then save: each request moves the pack forward."""
-    if pack.done:
-        return
-    params = Parameters(
-        seed=pack.params["seed"],
-        coverage=pack.params["coverage"],
-        symmetry=pack.params["symmetry"],
-        mix=pack.params["mix"],
-    )
-    state = PackState.from_json(pack.state)
-    try:
-        new = advance(
-            state, _rules(), _board(), params, pack.count, len(pack.tables), PACK_STEP_SECONDS
+def _pack(request: HtmxHttpRequest, pk: int, with_pdf: bool = False) -> Pack:
+    """The owner's pack, without its PDF (megabytes) unless it is to be sent."""
+    packs = owned(request, Pack)
+    found = (packs if with_pdf else packs.defer("pdf")).filter(pk=pk).first()
+    if found is None:
+        raise Http404("Not found")
+    return found
+
+
+def _not_ready(request: HtmxHttpRequest, pack: Pack) -> HttpResponse:
+    """A download asked for before it exists: say what is being made, on the pack's page
+    (which makes it)."""
+    if pack.error:
+        messages.error(request, f"This pack stopped before it was finished: {pack.error}")
+        return redirect(pack)
+    pack.table_specs()  # DamagedRecord: the page says so, with the repair
+    if pack.made < pack.count:
+        messages.info(
+            request,
+            f"The pack is being made: {pack.made} of {pack.count} tables. "
+            "Its downloads are here when it is finished.",
         )
-    except GenerationError as error:
-        pack.error = str(error)
     else:
-        for spec, _ in new:
-            name = pack_table_name(pack.name, len(pack.tables) + 1, spec.seed)
-            spec_named = TableSpec(spec.board, spec.terrain, name, spec.seed, spec.params)
-            pack.tables.append(table_document(spec_named))
-        pack.made = len(pack.tables)
-    pack.state = state.as_json()
-    pack.save()
+        messages.info(
+            request,
+            f"The PDF is being made: {pack.printed} of {pack.count} sheets. "
+            "It is here to download when it is finished.",
+        )
+    return redirect(pack)
 
 
 @require_GET
 def pack_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    pack = get_owned_or_404(request, Pack, pk)
+    """The pack's progress; each view moves its making forward by a bounded step."""
+    pack = _pack(request, pk)
     template = "tablegen/pack.html#progress" if request.htmx else "tablegen/pack.html"
     try:
-        pack.check_name()
-        _step(pack)
-        if pack.done and not pack.error:
-            pack.table_specs()
+        advance_pack(pack)
     except DamagedRecord as damaged:
         return render(request, template, {"pack": pack, "damaged": damaged.problem}, status=409)
     return render(request, template, {"pack": pack})
@@ -598,7 +584,7 @@ def pack_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def pack_repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    pack = get_owned_or_404(request, Pack, pk)
+    pack = _pack(request, pk)
     changes = pack.repair()
     if changes:
         shown = "; ".join(changes[:10]) + (
@@ -612,7 +598,7 @@ def pack_repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def pack_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    pack = get_owned_or_404(request, Pack, pk)
+    pack = _pack(request, pk)
     if request.method == "POST":
         pack.delete()
         messages.success(request, f"{pack.name} deleted.")
@@ -622,23 +608,25 @@ def pack_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def pack_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    pack = get_owned_or_404(request, Pack, pk)
-    if pack.made < pack.count:
-        raise Http404("The pack is not ready yet")
-    pdf = _setup_sheets(pack.table_specs(), pack.name, request)
-    return download(pdf, "application/pdf", pack.name, ".pdf", "pack")
+    """The PDF made on the pack's page, as stored: never rendered during a download."""
+    pack = _pack(request, pk, with_pdf=True)
+    if not pack.pdf_ready or pack.pdf is None:
+        return _not_ready(request, pack)
+    return download(bytes(pack.pdf), "application/pdf", pack.name, ".pdf", "pack")
 
 
 @require_GET
 def pack_zip(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    pack = get_owned_or_404(request, Pack, pk)
-    if pack.made < pack.count:
-        raise Http404("The pack is not ready yet")
+    """The pack's tables as stored, one JSON file each (also when they no longer read)."""
+    pack = _pack(request, pk)
+    if pack.made < pack.count or not isinstance(pack.tables, list):
+        return _not_ready(request, pack)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for number, document in enumerate(pack.tables, start=1):
+            seed = document.get("seed") if isinstance(document, dict) else None
             archive.writestr(
-                f"table-{number:03d}-seed-{document.get('seed')}.json",
+                f"table-{number:03d}-seed-{seed if isinstance(seed, int) else 'none'}.json",
                 json.dumps(document, indent=2),
             )
     return download(buffer.getvalue(), "application/zip", pack.name, ".zip", "pack")
