@@ -83,7 +83,14 @@ def _generate(pack: Pack) -> None:
         new = []
     for spec, _ in new:
         name = pack_table_name(pack.name, len(tables) + 1, spec.seed)
-        tables.append(table_document(replace(spec, name=name)))
+        document = table_document(replace(spec, name=name))
+        try:
+            # The contract: what is kept is what the reader makes of it.
+            document = table_document(read_table_document(document, rules))
+        except TableDocumentError as problem:
+            error = f"table {len(tables) + 1} cannot be kept: {problem}"
+            break
+        tables.append(document)
     _swap(pack, tables=tables, made=len(tables), state=state.as_json(), error=error)
 
 
