@@ -295,7 +295,8 @@ def table_list(request: HtmxHttpRequest) -> HttpResponse:
             {"table": table, "summary": table.summary if table.summary_is_current() else None}
         )
     packs = Paginator(
-        owned(request, Pack).defer("tables", "state").order_by("-created", "-pk"), PACKS_PER_PAGE
+        owned(request, Pack).defer("tables", "state", "pdf").order_by("-created", "-pk"),
+        PACKS_PER_PAGE,
     )
     context = {
         "rows": rows,

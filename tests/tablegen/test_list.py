@@ -94,9 +94,17 @@ def test_the_list_is_paginated_and_a_bad_page_number_is_no_error(owner_client, o
 
 
 def test_packs_are_paginated_too(owner_client, owner):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     for number in range(30):
         Pack.objects.create(owner=owner, name=f"Pack {number:02d}", count=1, params=PARAMS)
-    first = owner_client.get("/tables/").content.decode()
+    with CaptureQueriesContext(connection) as queries:
+        first = owner_client.get("/tables/").content.decode()
+    # Listing packs loads neither their tables nor their PDF (megabytes each).
+    pack_queries = [q["sql"] for q in queries if 'FROM "tablegen_pack"' in q["sql"]]
+    assert pack_queries and not any('"tablegen_pack"."pdf"' in sql for sql in pack_queries)
+    assert not any('"tablegen_pack"."tables"' in sql for sql in pack_queries)
     assert len(re.findall(r">Pack \d\d</a>", first)) == 25 and "packs=2" in first
     second = owner_client.get("/tables/", {"packs": 2}).content.decode()
     assert len(re.findall(r">Pack \d\d</a>", second)) == 5
