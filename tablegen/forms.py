@@ -6,8 +6,19 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 
 from onefinity.rules import current_ruleset
+from onefinity.rules.hexgrid import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS
+from onefinity.rules.text import normalize_name
 from tablegen.engine.generate import SYMMETRIES, Parameters, terrain_library
 from tablegen.engine.packs import MAX_PACK
+from tablegen.engine.tables import MAX_NAME_LENGTH, TableDocumentError, read_name
+
+
+def clean_table_name(value: str) -> str:
+    """A name as typed, tidied, and held to the table reader's rule (its message if not)."""
+    try:
+        return read_name(normalize_name(value))
+    except TableDocumentError as error:
+        raise forms.ValidationError(f"The name {error.problem}.") from None
 
 
 class GenerateForm(forms.Form):
@@ -56,10 +67,18 @@ class PackForm(GenerateForm):
     count = forms.IntegerField(
         label="Tables in the pack", min_value=1, max_value=MAX_PACK, initial=12
     )
-    name = forms.CharField(label="Pack name", max_length=120, initial="Tournament pack")
+    name = forms.CharField(label="Pack name", max_length=MAX_NAME_LENGTH, initial="Tournament pack")
+
+    def clean_name(self) -> str:
+        return clean_table_name(self.cleaned_data["name"])
 
 
 class EmptyBoardForm(forms.Form):
-    name = forms.CharField(label="Name", max_length=120, initial="My table")
-    rows = forms.IntegerField(label="Rows", min_value=2, max_value=40, initial=11)
-    columns = forms.IntegerField(label="Columns", min_value=1, max_value=40, initial=9)
+    name = forms.CharField(label="Name", max_length=MAX_NAME_LENGTH, initial="My table")
+    rows = forms.IntegerField(label="Rows", min_value=2, max_value=MAX_BOARD_ROWS, initial=11)
+    columns = forms.IntegerField(
+        label="Columns", min_value=1, max_value=MAX_BOARD_COLUMNS, initial=9
+    )
+
+    def clean_name(self) -> str:
+        return clean_table_name(self.cleaned_data["name"])

@@ -2,26 +2,51 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import models
+from django.db import models, transaction
+from django.db.models import F
 from django.urls import reverse
+from django.utils import timezone
 
 from onefinity.ownership import DamagedRecord, Owned, OwnedQuerySet, Quota, Shareable
 from onefinity.rules import current_ruleset
+from tablegen.engine.metrics import TableReport, check_table, report_summary
+from tablegen.engine.repair import repair_name, repair_table_document
 from tablegen.engine.tables import (
     TableDocumentError,
     TableSpec,
+    read_name,
     read_table_document,
     table_document,
 )
 
 
+class StaleVersion(Exception):
+    """The table changed since the page that sent the edit was drawn (another tab, say)."""
+
+    def __init__(self, current: int, sent: int) -> None:
+        self.current = current
+        self.sent = sent
+        super().__init__(f"version {sent} is stale; the table is at version {current}")
+
+
 class Table(Owned, Shareable):
-    """A saved hex table, kept as its table document."""
+    """A saved hex table, kept as its table document.
+
+    Every write goes through ``set_spec`` (or at least ``save``), which runs the table
+    reader first: what is saved can always be read back. A table saved before a reader rule
+    was tightened raises DamagedRecord when read, and can be repaired.
+    """
 
     quota = Quota("tables", browser=50, account=500)
 
     name = models.CharField(max_length=120)
     document = models.JSONField()
+    # Grows by one on every write (terrain, rename, repair): the stale-tab check.
+    version = models.PositiveBigIntegerField(default=0)
+    # The report's summary for the list of tables (see report_summary), with the ruleset
+    # it was checked under; {} until checked. Derived from the document: kept current by
+    # every write, and by the pages that check the table anyway.
+    summary = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -39,20 +64,114 @@ class Table(Owned, Shareable):
     def get_share_url(self) -> str:
         return reverse("tablegen:shared", args=[self.share_code])
 
+    def get_repair_url(self) -> str:
+        return reverse("tablegen:repair", args=[self.pk])
+
+    def get_raw_url(self) -> str:
+        return reverse("tablegen:stored", args=[self.pk])
+
+    def get_delete_url(self) -> str:
+        return reverse("tablegen:delete", args=[self.pk])
+
     def to_spec(self) -> TableSpec:
         """The table as the engine reads it; DamagedRecord if the stored one no longer reads."""
         try:
-            return read_table_document(self.document | {"name": self.name}, current_ruleset().table)
+            return read_table_document(self.stored_document(), current_ruleset().table)
         except TableDocumentError as error:
             raise DamagedRecord(self, str(error)) from None
 
-    def set_spec(self, spec: TableSpec) -> None:
-        self.name = spec.name
-        self.document = table_document(spec)
+    def stored_document(self) -> Any:
+        """The document as stored, with the name column (the one a rename writes) in it."""
+        if isinstance(self.document, dict):
+            return self.document | {"name": self.name}
+        return self.document
+
+    def set_spec(
+        self, spec: TableSpec, report: TableReport | None = None, check: bool = True
+    ) -> TableReport | None:
+        """Take the table from ``spec`` as the reader gives it back: TableDocumentError
+        (nothing changed) if the document it makes would not read.
+
+        The summary comes from `report`, or from checking the table when `check` (its
+        report is returned), or stays as it was when only the name changed; otherwise it is
+        left to the list of tables to fill in."""
+        rules = current_ruleset().table
+        canonical = read_table_document(table_document(spec), rules)
+        document = table_document(canonical)
+        same_table = _without_name(document) == _without_name(self.document)
+        self.name = canonical.name
+        self.document = document
+        if report is None and check and not (same_table and self.summary_is_current()):
+            report = check_table(canonical, rules)
+        if report is not None:
+            self.summary = _summary(report)
+        elif not (same_table and self.summary_is_current()):
+            self.summary = {}
+        return report
+
+    def summary_is_current(self) -> bool:
+        summary = self.summary
+        return isinstance(summary, dict) and summary.get("ruleset") == current_ruleset().version
+
+    def store_summary(self, report: TableReport) -> None:
+        """Keep the summary of a report made anyway (by a page showing the table). Derived
+        data: no new version, and only over the version it was made from."""
+        summary = _summary(report)
+        if summary != self.summary:
+            Table.objects.filter(pk=self.pk, version=self.version).update(summary=summary)
+            self.summary = summary
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The contract, for writes that skip set_spec: nothing the reader refuses is saved.
+        read_table_document(self.stored_document(), current_ruleset().table)
+        super().save(*args, **kwargs)
+
+    def record(self, spec: TableSpec, expected: int | None = None) -> TableReport | None:
+        """Save a change, only if the table is still at version `expected` (the version the
+        editing page showed; the one loaded when None): StaleVersion if it moved on since,
+        TableDocumentError (nothing saved) if the change would not read back. Returns the
+        table's report when the change needed a new one."""
+        expected = self.version if expected is None else expected
+        report = self.set_spec(spec)
+        self.updated = timezone.now()
+        with transaction.atomic():
+            changed = Table.objects.filter(pk=self.pk, version=expected).update(
+                name=self.name,
+                document=self.document,
+                summary=self.summary,
+                version=F("version") + 1,
+                updated=self.updated,
+            )
+        if not changed:
+            current = Table.objects.filter(pk=self.pk).values_list("version", flat=True).first()
+            raise StaleVersion(current if current is not None else -1, expected)
+        self.version = expected + 1
+        return report
+
+    def repair(self, expected: int | None = None) -> tuple[str, ...]:
+        """Mend a table that no longer reads, as a new version: what was changed, one line
+        each (nothing, and nothing saved, when it reads as it is)."""
+        spec, changes = repair_table_document(self.stored_document(), current_ruleset().table)
+        if changes:
+            self.record(spec, expected)
+        return changes
+
+
+def _summary(report: TableReport) -> dict[str, Any]:
+    return report_summary(report) | {"ruleset": current_ruleset().version}
+
+
+def _without_name(document: object) -> object:
+    if isinstance(document, dict):
+        return {key: value for key, value in document.items() if key != "name"}
+    return document
 
 
 class Pack(Owned):
-    """A tournament pack being generated, step by step, and then kept for download."""
+    """A tournament pack: its tables generated a step at a time, then its setup sheets
+    rendered a few at a time and put together once into the PDF kept for download (see
+    tablegen.packwork). Each step is a compare-and-swap on `version`, so two pages polling
+    one pack cannot both keep their work."""
 
     quota = Quota("packs", browser=10, account=50)
 
@@ -62,6 +181,15 @@ class Pack(Owned):
     # The generator's state between steps, and the accepted tables as documents.
     state = models.JSONField(default=dict)
     tables = models.JSONField(default=list)
+    # How many tables are made: len(tables), kept so that listing packs loads no tables.
+    made = models.PositiveIntegerField(default=0)
+    # How many setup sheets are rendered (kept as PackPart rows until put together).
+    printed = models.PositiveIntegerField(default=0)
+    # The finished PDF and its size in bytes (0 until it is made; pdf is never listed).
+    pdf = models.BinaryField(null=True, blank=True, editable=False)
+    pdf_bytes = models.PositiveIntegerField(default=0)
+    # Grows by one on every step: the compare-and-swap between two pages polling at once.
+    version = models.PositiveBigIntegerField(default=0)
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -73,20 +201,114 @@ class Pack(Owned):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # Its tables are named after it: the same text rule as every table name.
+        self.name = read_name(self.name, "name", "Tournament pack")
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("tablegen:pack", args=[self.pk])
 
+    def get_repair_url(self) -> str:
+        return reverse("tablegen:pack-repair", args=[self.pk])
+
+    def get_raw_url(self) -> str:
+        return reverse("tablegen:pack-zip", args=[self.pk])
+
+    def get_delete_url(self) -> str:
+        return reverse("tablegen:pack-delete", args=[self.pk])
+
+    def check_name(self) -> None:
+        """DamagedRecord if the stored name no longer reads (its tables are named after it)."""
+        try:
+            read_name(self.name, "name")
+        except TableDocumentError as error:
+            raise DamagedRecord(self, str(error)) from None
+
     @property
     def done(self) -> bool:
-        return len(self.tables) >= self.count or bool(self.error)
+        return self.made >= self.count or bool(self.error)
 
     @property
     def percent(self) -> int:
-        return int(100 * len(self.tables) / self.count) if self.count else 100
+        return int(100 * self.made / self.count) if self.count else 100
+
+    @property
+    def pdf_ready(self) -> bool:
+        return self.pdf_bytes > 0
+
+    @property
+    def stage(self) -> str:
+        """Where the making of the pack stands, for its page."""
+        if self.error:
+            return "stopped"
+        if self.made < self.count:
+            return "generating"
+        if self.printed < self.made:
+            return "printing"
+        return "ready" if self.pdf_ready else "putting-together"
 
     def table_specs(self) -> list[TableSpec]:
+        """The pack's tables as the engine reads them; DamagedRecord if one no longer reads."""
+        self.check_name()
         rules = current_ruleset().table
-        return [read_table_document(document, rules) for document in self.tables]
+        if not isinstance(self.tables, list):
+            raise DamagedRecord(self, "its tables are not a list")
+        specs = []
+        for number, document in enumerate(self.tables, start=1):
+            try:
+                specs.append(read_table_document(document, rules))
+            except TableDocumentError as error:
+                raise DamagedRecord(self, f"table {number}: {error}") from None
+        return specs
+
+    def repair(self) -> tuple[str, ...]:
+        """Mend a pack whose name or tables no longer read: what was changed, one line each."""
+        rules = current_ruleset().table
+        changes: list[str] = []
+        name = repair_name(self.name, changes, "Tournament pack")
+        stored = self.tables if isinstance(self.tables, list) else []
+        if not isinstance(self.tables, list):
+            changes.append("tables: not a list, dropped (they are made again)")
+        tables = []
+        for number, document in enumerate(stored, start=1):
+            spec, table_changes = repair_table_document(document, rules)
+            changes += [f"table {number}: {change}" for change in table_changes]
+            tables.append(table_document(spec))
+        if changes:
+            # The sheets and PDF were made from what was stored: they are made again.
+            with transaction.atomic():
+                Pack.objects.filter(pk=self.pk).update(
+                    name=name,
+                    tables=tables,
+                    made=len(tables),
+                    printed=0,
+                    pdf=None,
+                    pdf_bytes=0,
+                    version=F("version") + 1,
+                )
+                self.parts.all().delete()
+            self.refresh_from_db()
+        return tuple(changes)
+
+
+class PackPart(models.Model):
+    """A few consecutive setup sheets of a pack, as one PDF, kept until the pack's PDF is
+    put together from its parts."""
+
+    pack = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="parts")
+    first = models.PositiveIntegerField()  # the number in the pack of its first table, from 1
+    sheets = models.PositiveIntegerField()
+    pdf = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pack", "first"], name="one_part_per_pack_table")
+        ]
+        ordering = ["first"]
+
+    def __str__(self) -> str:
+        return f"{self.pack_id} sheets {self.first} to {self.first + self.sheets - 1}"
 
     def summary(self) -> dict[str, Any]:
         return {"count": self.count, "made": len(self.tables), **self.params}

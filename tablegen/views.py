@@ -3,31 +3,42 @@ from __future__ import annotations
 import io
 import json
 import secrets
+import time
 import zipfile
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from onefinity.downloads import attachment, download, render_pdf
+from onefinity.downloads import attachment, download
 from onefinity.http import HtmxHttpRequest
-from onefinity.ownership import get_owned_or_404, get_shared_or_404, owned, owner_fields
+from onefinity.ownership import (
+    DamagedRecord,
+    get_owned_or_404,
+    get_shared_or_404,
+    owned,
+    owner_fields,
+)
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, Hex, rows_by_columns, standard_board
 from onefinity.rules.lineoffire import line_of_fire
-from tablegen.engine.generate import GenerationError, Parameters, generate_table
+from onefinity.rules.text import normalize_name
+from tablegen.engine.generate import GenerationError, generate_table
 from tablegen.engine.metrics import TableReport, check_table, sightlines
-from tablegen.engine.packs import PackState, advance
-from tablegen.engine.render import Overlay, legend, pieces, png, svg
-from tablegen.engine.tables import TableSpec, table_document
+from tablegen.engine.packs import PackState
+from tablegen.engine.render import Overlay, legend, png, svg
+from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, PackForm
-from tablegen.models import Pack, Table
+from tablegen.models import Pack, StaleVersion, Table
+from tablegen.packwork import advance_pack
+from tablegen.printing import setup_pdf
 
 MODES = {
     "terrain": "Terrain",
@@ -37,7 +48,11 @@ MODES = {
     "exposure-b": "Heat map: side B's exposure",
 }
 KIND_CYCLE = [None, "cover", "elevated", "blocking"]
-PACK_STEP_SECONDS = 0.3
+TABLES_PER_PAGE = 25
+PACKS_PER_PAGE = 25
+# Tables saved without a summary (a large import) or under another ruleset are checked by
+# the list, for at most about this long per request; the rest show as being checked.
+LIST_CHECK_SECONDS = 0.5
 
 
 def _rules():  # type: ignore[no-untyped-def]
@@ -104,7 +119,10 @@ def _table_context(
     editable: bool,
     edit_url: str = "",
     report: TableReport | None = None,
+    version: int | None = None,
 ) -> dict[str, Any]:
+    """What the map and its facts show. `version`: the saved table's, carried by every
+    edit the page sends so that an edit drawn from an older version is refused."""
     report = report or check_table(table, _rules())
     mode = request.GET.get("mode", "terrain")
     if mode not in MODES:
@@ -137,7 +155,8 @@ def _table_context(
 
     def attributes(hex_: Hex) -> str:
         if mode == "terrain" and editable:
-            vals = escape(json.dumps({"q": hex_[0], "r": hex_[1]}))
+            sent = {"q": hex_[0], "r": hex_[1]} | ({} if version is None else {"version": version})
+            vals = escape(json.dumps(sent))
             return f' hx-post="{escape(edit_url)}" hx-vals="{vals}" hx-target="#table-view" hx-swap="outerHTML"'
         return f' hx-get="{escape(link(hex_))}" hx-target="#table-view" hx-swap="outerHTML" hx-push-url="true"'
 
@@ -158,6 +177,7 @@ def _table_context(
         "explanation": explanation,
         "editable": editable,
         "edit_url": edit_url,
+        "version": version,
         "legend": legend(),
         "heat_label": overlay.heat_label,
         "problem_hexes": sorted(problem_hexes),
@@ -222,12 +242,12 @@ def table_save(request: HtmxHttpRequest) -> HttpResponse:
         return redirect("tablegen:new")
     params = form.parameters()
     try:
-        spec, _ = generate_table(_rules(), params, _board())
+        spec, report = generate_table(_rules(), params, _board())
     except GenerationError as error:
         messages.error(request, str(error))
         return redirect("tablegen:new")
     table = Table(**owner_fields(request, Table))
-    table.set_spec(spec)
+    table.set_spec(spec, report)
     table.save()
     messages.success(request, f"{table.name} saved.")
     return redirect(table)
@@ -246,7 +266,7 @@ def table_empty(request: HtmxHttpRequest) -> HttpResponse:
     standard = (rows, columns) == (rules.rows, rules.columns)
     board = Board.of(rows_by_columns(rows, columns), standard=standard)
     table = Table(**owner_fields(request, Table))
-    table.set_spec(TableSpec(board, {}, form.cleaned_data["name"].strip() or "My table"))
+    table.set_spec(TableSpec(board, {}, form.cleaned_data["name"]))
     table.save()
     messages.success(request, f"An empty {rows} x {columns} board: click hexes to place terrain.")
     return redirect(table)
@@ -257,76 +277,148 @@ def table_empty(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def table_list(request: HtmxHttpRequest) -> HttpResponse:
+    """A page of tables, each from its stored summary, and a page of packs."""
+    tables = Paginator(owned(request, Table).order_by("-updated", "-pk"), TABLES_PER_PAGE)
+    page = tables.get_page(request.GET.get("page"))
+    started = time.perf_counter()
     rows = []
-    for table in owned(request, Table):
-        report = check_table(table.to_spec(), _rules())
-        rows.append({"table": table, "report": report})
-    packs = owned(request, Pack)[:20]
-    return render(request, "tablegen/list.html", {"rows": rows, "packs": packs})
+    for table in page:
+        try:
+            spec = table.to_spec()  # a few milliseconds, even for 40 x 40
+        except DamagedRecord as damaged:
+            # One unreadable table must not hide the others: it is listed with a repair.
+            rows.append({"table": table, "damaged": damaged.problem})
+            continue
+        if not table.summary_is_current() and time.perf_counter() - started < LIST_CHECK_SECONDS:
+            table.store_summary(check_table(spec, _rules()))
+        rows.append(
+            {"table": table, "summary": table.summary if table.summary_is_current() else None}
+        )
+    packs = Paginator(
+        owned(request, Pack).defer("tables", "state", "pdf").order_by("-created", "-pk"),
+        PACKS_PER_PAGE,
+    )
+    context = {
+        "rows": rows,
+        "page": page,
+        "packs": packs.get_page(request.GET.get("packs")),
+        "checking": any("damaged" not in row and row["summary"] is None for row in rows),
+    }
+    return render(request, "tablegen/list.html", context)
+
+
+def _render_editor(
+    request: HtmxHttpRequest,
+    table: Table,
+    spec: TableSpec | None = None,
+    report: TableReport | None = None,
+    status: int = 200,
+    stale: bool = False,
+) -> HttpResponse:
+    """The table's page (or, for htmx, its #table-view region) as stored now."""
+    context = _table_context(
+        request,
+        spec or table.to_spec(),
+        base=table.get_absolute_url(),
+        editable=True,
+        edit_url=reverse("tablegen:terrain", args=[table.pk]),
+        report=report,
+        version=table.version,
+    )
+    context |= {"table": table, "stale": stale}
+    return _render_table(request, "tablegen/table.html", context, status)
+
+
+def _refused(request: HtmxHttpRequest, table: Table, message: str) -> HttpResponse:
+    """Bad input: say why, with the table as it is; nothing changed."""
+    messages.error(request, message)
+    return _render_editor(request, table, status=400)
+
+
+def _sent_version(request: HtmxHttpRequest, table: Table) -> int:
+    """The version of the table the editing page showed (the current one when the form
+    sent none, as a script might)."""
+    try:
+        return int(request.POST.get("version", table.version))
+    except ValueError:
+        return -1
+
+
+def _stale(request: HtmxHttpRequest, table: Table) -> HttpResponse:
+    """Refuse the second tab's change, say why, and show the latest table."""
+    table.refresh_from_db()
+    messages.error(
+        request,
+        "This table was changed in another tab or window since your page was drawn. "
+        "Your change was not saved: the map below is the latest; make it again.",
+    )
+    return _render_editor(request, table, status=409, stale=True)
 
 
 @require_GET
 def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = get_owned_or_404(request, Table, pk)
-    context = _table_context(
-        request,
-        table.to_spec(),
-        base=table.get_absolute_url(),
-        editable=True,
-        edit_url=reverse("tablegen:terrain", args=[pk]),
-    )
-    return _render_table(request, "tablegen/table.html", context | {"table": table})
+    spec = table.to_spec()
+    report = check_table(spec, _rules())
+    table.store_summary(report)  # made anyway: keeps the list right after a ruleset change
+    return _render_editor(request, table, spec, report)
 
 
 @require_POST
 def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Set (kind given) or cycle (no kind) one hex's terrain."""
     table = get_owned_or_404(request, Table, pk)
+    sent = _sent_version(request, table)
+    if sent != table.version:
+        return _stale(request, table)
     spec = table.to_spec()
     try:
         hex_ = (int(request.POST.get("q", "")), int(request.POST.get("r", "")))
     except ValueError:
         hex_ = None
     if hex_ is None or hex_ not in spec.board:
-        messages.error(request, "That hex is not on the table.")
-        return redirect(table)
+        return _refused(request, table, "That hex is not on the table.")
     index = spec.board.index[hex_]
     if "kind" in request.POST:
         kind = request.POST["kind"] or None
         if kind not in KIND_CYCLE:
-            messages.error(request, "Choose open ground, cover, elevated or blocking.")
-            return redirect(table)
+            return _refused(request, table, "Choose open ground, cover, elevated or blocking.")
     else:
         kind = KIND_CYCLE[(KIND_CYCLE.index(spec.terrain.get(index)) + 1) % len(KIND_CYCLE)]
     if kind is None:
         spec.terrain.pop(index, None)
     else:
         spec.terrain[index] = kind
-    table.set_spec(spec)
-    table.save()
+    try:
+        report = table.record(spec, expected=sent)
+    except TableDocumentError as error:
+        table.refresh_from_db()
+        return _refused(request, table, f"That change cannot be saved: {error}.")
+    except StaleVersion:
+        return _stale(request, table)
     if request.htmx:
-        context = _table_context(
-            request,
-            spec,
-            base=table.get_absolute_url(),
-            editable=True,
-            edit_url=reverse("tablegen:terrain", args=[pk]),
-        )
-        return render(request, "tablegen/table.html#table-view", context | {"table": table})
+        return _render_editor(request, table, spec, report)
     return redirect(f"{table.get_absolute_url()}?mode=terrain&hex={hex_[0]},{hex_[1]}")
 
 
 @require_POST
 def table_rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = get_owned_or_404(request, Table, pk)
-    name = " ".join(request.POST.get("name", "").split())
-    if not name or len(name) > 120:
-        messages.error(request, "A table name has 1 to 120 characters.")
-    else:
-        table.name = name
-        table.document = table.document | {"name": name}
-        table.save()
-        messages.success(request, "Renamed.")
+    sent = _sent_version(request, table)
+    if sent != table.version:
+        return _stale(request, table)
+    name = normalize_name(request.POST.get("name", ""))
+    if not name:
+        return _refused(request, table, "A table name has 1 to 120 characters.")
+    spec = table.to_spec()
+    try:
+        table.record(replace(spec, name=name), expected=sent)
+    except TableDocumentError as error:
+        table.refresh_from_db()
+        return _refused(request, table, f"The name {error.problem}.")
+    except StaleVersion:
+        return _stale(request, table)
+    messages.success(request, "Renamed.")
     return redirect(table)
 
 
@@ -338,6 +430,33 @@ def table_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         messages.success(request, f"{table.name} deleted.")
         return redirect("tablegen:list")
     return render(request, "tablegen/delete.html", {"table": table})
+
+
+@require_POST
+def table_repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Mend a table saved in a form the reader no longer takes (see tablegen.engine.repair)."""
+    table = get_owned_or_404(request, Table, pk)
+    try:
+        changes = table.repair(_sent_version(request, table))
+    except StaleVersion:
+        return _stale(request, table)
+    if changes:
+        messages.success(request, "Repaired: " + "; ".join(changes) + ".")
+    else:
+        messages.info(request, "This table reads as it is: nothing to repair.")
+    return redirect(table)
+
+
+@require_GET
+def table_stored(request: HtmxHttpRequest, pk: int) -> JsonResponse:
+    """The document exactly as stored, readable or not: nothing is lost to a repair."""
+    table = get_owned_or_404(request, Table, pk)
+    response = JsonResponse(
+        table.stored_document(),
+        safe=False,
+        json_dumps_params={"indent": 2, "ensure_ascii": True},
+    )
+    return attachment(response, table.name, "-stored.json", "table")
 
 
 # --- Shared, downloads --------------------------------------------------------------------
@@ -361,7 +480,8 @@ def table_shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def table_copy(request: HtmxHttpRequest, code: str) -> HttpResponse:
     original = get_shared_or_404(Table, code)
-    copy = Table(name=original.name, document=original.document, **owner_fields(request, Table))
+    copy = Table(**owner_fields(request, Table))
+    copy.set_spec(original.to_spec())
     copy.save()
     messages.success(request, f"{copy.name} copied to your tables.")
     return redirect(copy)
@@ -384,28 +504,12 @@ def table_png(
     return download(png(table.to_spec()), "image/png", table.name, ".png", "table")
 
 
-def _setup_sheets(specs: list[TableSpec], title: str, request: HtmxHttpRequest) -> bytes:
-    rules = _rules()
-    sheets = []
-    for spec in specs:
-        report = check_table(spec, rules)
-        sheets.append(
-            {"spec": spec, "report": report, "picture": svg(spec), "pieces": pieces(spec)}
-        )
-    html = render_to_string(
-        "tablegen/setup.html",
-        {"sheets": sheets, "title": title, "legend": legend()},
-        request=request,
-    )
-    return render_pdf(html)
-
-
 @require_GET
 def table_pdf(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
     table = _readable(request, pk, code)
-    pdf = _setup_sheets([table.to_spec()], table.name, request)
+    pdf = setup_pdf([table.to_spec()], table.name, _rules(), request)
     return download(pdf, "application/pdf", table.name, "-setup.pdf", "table")
 
 
@@ -436,64 +540,94 @@ def pack_new(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
-def _step(pack: Pack) -> None:
-    """Generate for a short while, then save: each request moves the pack forward."""
-    if pack.done:
-        return
-    params = Parameters(
-        seed=pack.params["seed"],
-        coverage=pack.params["coverage"],
-        symmetry=pack.params["symmetry"],
-        mix=pack.params["mix"],
-    )
-    state = PackState.from_json(pack.state)
-    try:
-        new = advance(
-            state, _rules(), _board(), params, pack.count, len(pack.tables), PACK_STEP_SECONDS
+def _pack(request: HtmxHttpRequest, pk: int, with_pdf: bool = False) -> Pack:
+    """The owner's pack, without its PDF (megabytes) unless it is to be sent."""
+    packs = owned(request, Pack)
+    found = (packs if with_pdf else packs.defer("pdf")).filter(pk=pk).first()
+    if found is None:
+        raise Http404("Not found")
+    return found
+
+
+def _not_ready(request: HtmxHttpRequest, pack: Pack) -> HttpResponse:
+    """A download asked for before it exists: say what is being made, on the pack's page
+    (which makes it)."""
+    if pack.error:
+        messages.error(request, f"This pack stopped before it was finished: {pack.error}")
+        return redirect(pack)
+    pack.table_specs()  # DamagedRecord: the page says so, with the repair
+    if pack.made < pack.count:
+        messages.info(
+            request,
+            f"The pack is being made: {pack.made} of {pack.count} tables. "
+            "Its downloads are here when it is finished.",
         )
-    except GenerationError as error:
-        pack.error = str(error)
     else:
-        for spec, _ in new:
-            spec_named = TableSpec(
-                spec.board,
-                spec.terrain,
-                f"{pack.name} {len(pack.tables) + 1} (seed {spec.seed})",
-                spec.seed,
-                spec.params,
-            )
-            pack.tables.append(table_document(spec_named))
-    pack.state = state.as_json()
-    pack.save()
+        messages.info(
+            request,
+            f"The PDF is being made: {pack.printed} of {pack.count} sheets. "
+            "It is here to download when it is finished.",
+        )
+    return redirect(pack)
 
 
 @require_GET
 def pack_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    pack = get_owned_or_404(request, Pack, pk)
-    _step(pack)
+    """The pack's progress; each view moves its making forward by a bounded step."""
+    pack = _pack(request, pk)
     template = "tablegen/pack.html#progress" if request.htmx else "tablegen/pack.html"
+    try:
+        advance_pack(pack)
+    except DamagedRecord as damaged:
+        return render(request, template, {"pack": pack, "damaged": damaged.problem}, status=409)
     return render(request, template, {"pack": pack})
+
+
+@require_POST
+def pack_repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    pack = _pack(request, pk)
+    changes = pack.repair()
+    if changes:
+        shown = "; ".join(changes[:10]) + (
+            f"; and {len(changes) - 10} more" if len(changes) > 10 else ""
+        )
+        messages.success(request, f"Repaired: {shown}.")
+    else:
+        messages.info(request, "This pack reads as it is: nothing to repair.")
+    return redirect(pack)
+
+
+@require_http_methods(["GET", "POST"])
+def pack_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    pack = _pack(request, pk)
+    if request.method == "POST":
+        pack.delete()
+        messages.success(request, f"{pack.name} deleted.")
+        return redirect("tablegen:list")
+    return render(request, "tablegen/pack_delete.html", {"pack": pack})
 
 
 @require_GET
 def pack_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    pack = get_owned_or_404(request, Pack, pk)
-    if len(pack.tables) < pack.count:
-        raise Http404("The pack is not ready yet")
-    pdf = _setup_sheets(pack.table_specs(), pack.name, request)
-    return download(pdf, "application/pdf", pack.name, ".pdf", "pack")
+    """The PDF made on the pack's page, as stored: never rendered during a download."""
+    pack = _pack(request, pk, with_pdf=True)
+    if not pack.pdf_ready or pack.pdf is None:
+        return _not_ready(request, pack)
+    return download(bytes(pack.pdf), "application/pdf", pack.name, ".pdf", "pack")
 
 
 @require_GET
 def pack_zip(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    pack = get_owned_or_404(request, Pack, pk)
-    if len(pack.tables) < pack.count:
-        raise Http404("The pack is not ready yet")
+    """The pack's tables as stored, one JSON file each (also when they no longer read)."""
+    pack = _pack(request, pk)
+    if pack.made < pack.count or not isinstance(pack.tables, list):
+        return _not_ready(request, pack)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for number, document in enumerate(pack.tables, start=1):
+            seed = document.get("seed") if isinstance(document, dict) else None
             archive.writestr(
-                f"table-{number:03d}-seed-{document.get('seed')}.json",
+                f"table-{number:03d}-seed-{seed if isinstance(seed, int) else 'none'}.json",
                 json.dumps(document, indent=2),
             )
     return download(buffer.getvalue(), "application/zip", pack.name, ".zip", "pack")

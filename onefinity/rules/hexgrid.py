@@ -29,8 +29,16 @@ DIAGONALS: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (
 )
 NEIGHBOUR_STEPS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
-# Hostile-input bound for custom boards; the issue asks for at least 1,600.
-MAX_BOARD_HEXES = 2500
+# Every board fits in the largest board the editor makes: 40 rows by 40 columns, rows
+# alternating 40 and 41 hexes. The bound is on the board's extent, not only its hex count:
+# line of fire costs grow with the square of the hexes and every picture allocates the
+# board's bounding box, so 20 hexes spread over 200 rows must be refused as well.
+MAX_BOARD_ROWS = 40
+MAX_BOARD_COLUMNS = 40
+# Across, in hexes: the long rows of the 40-column board (41 hexes).
+MAX_BOARD_WIDTH = MAX_BOARD_COLUMNS + 1
+# The most hexes a board within those bounds can hold: the 40 x 40 board itself.
+MAX_BOARD_HEXES = MAX_BOARD_ROWS // 2 * (2 * MAX_BOARD_COLUMNS + 1)
 
 
 class BoardError(ValueError):
@@ -51,8 +59,11 @@ def rows_by_columns(rows: int, columns: int) -> list[Hex]:
     """The rectangular board: rows alternating `columns` and `columns + 1` hexes."""
     if rows < 2 or columns < 1:
         raise BoardError("a board needs at least 2 rows and 1 column")
-    if rows * (columns + 1) > MAX_BOARD_HEXES + rows:
-        raise BoardError(f"a board has at most {MAX_BOARD_HEXES} hexes")
+    if rows > MAX_BOARD_ROWS or columns > MAX_BOARD_COLUMNS:
+        raise BoardError(
+            f"a board has at most {MAX_BOARD_ROWS} rows and {MAX_BOARD_COLUMNS} columns, "
+            f"not {rows} x {columns}"
+        )
     hexes = []
     for r in range(rows):
         for q in range(-((r + 1) // 2), columns - r // 2):
@@ -80,6 +91,17 @@ class Board:
         object.__setattr__(self, "index", {h: i for i, h in enumerate(ordered)})
         if self.first_row == self.last_row:
             raise BoardError("a board needs at least 2 rows: one table edge for each side")
+        rows = self.last_row - self.first_row + 1
+        if rows > MAX_BOARD_ROWS:
+            raise BoardError(f"a board spans {rows} rows; at most {MAX_BOARD_ROWS}")
+        # Across in half-hex steps: x = 2q + r is a hex centre's column on the lattice.
+        xs = [2 * q + r for q, r in ordered]
+        width = (max(xs) - min(xs)) // 2 + 1
+        if width > MAX_BOARD_WIDTH:
+            raise BoardError(
+                f"a board is {width} hexes wide; at most {MAX_BOARD_WIDTH} "
+                f"(the {MAX_BOARD_COLUMNS}-column board's long rows)"
+            )
 
     @classmethod
     def of(cls, hexes: Iterable[Hex], standard: bool = False) -> Board:

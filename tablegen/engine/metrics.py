@@ -216,6 +216,20 @@ def check_table(table: TableSpec, rules: TableRules) -> TableReport:
     return TableReport(metrics, tuple(problems), clear, terrain, lanes, unreachable)
 
 
+def report_summary(report: TableReport) -> dict[str, Any]:
+    """What a list of tables shows of a table's report: small, kept with the table when it
+    is saved, so listing tables never checks one (40 x 40 takes a second each)."""
+    metrics = report.metrics
+    return {
+        "valid": report.valid,
+        "problems": len(report.problems),
+        "coverage": metrics["coverage"],
+        "hexes": metrics["hexes"],
+        "terrain_hexes": metrics["terrain_hexes"],
+        "edge_lanes": metrics["edge_lanes"],
+    }
+
+
 def sightlines(report: TableReport) -> list[int]:
     """How many standable hexes each hex sees (for the heat map); 0 for blocking hexes."""
     standable = report.terrain.standable

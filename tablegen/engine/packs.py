@@ -16,9 +16,25 @@ from onefinity.rules.hexgrid import Board
 from onefinity.rules.ruleset import TableRules
 from tablegen.engine.generate import PIECES_FILE, GenerationError, Parameters, generate_table
 from tablegen.engine.metrics import TableReport, check_table
-from tablegen.engine.tables import TableSpec, read_table_document, table_document
+from tablegen.engine.tables import (
+    MAX_NAME_LENGTH,
+    TableSpec,
+    read_table_document,
+    table_document,
+)
 
 MAX_PACK = 200
+
+
+def pack_table_name(pack_name: str, number: int, seed: int | None) -> str:
+    """The name of a pack's table: "<pack> <n> (seed <s>)", the pack's name shortened (with
+    an ellipsis) when the whole would be over the name limit, so every table reads back."""
+    suffix = f" {number} (seed {seed})"
+    room = MAX_NAME_LENGTH - len(suffix)
+    name = pack_name.strip()
+    if len(name) > room:
+        name = name[: room - 1].rstrip() + "…"
+    return name + suffix
 
 
 @functools.cache

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,10 +15,19 @@ from onefinity.rules.hexgrid import (
     standard_board,
 )
 from onefinity.rules.ruleset import TableRules
+from onefinity.rules.text import text_problem
 
 TABLE_FORMAT = "onefinity-table"
 TABLE_VERSION = 1
 MAX_NAME_LENGTH = 120
+DEFAULT_NAME = "Table"
+# The generator's seeds (random.Random takes any, the generator checks this range).
+MAX_SEED = 2**63 - 1
+# What the generator records of its parameters; nothing else is kept in a document.
+PARAM_TEXT_KEYS = ("symmetry", "mix")
+PARAM_KEYS = ("coverage", *PARAM_TEXT_KEYS)
+MAX_PARAM_TEXT = 40
+DOCUMENT_KEYS = ("format", "version", "name", "board", "terrain", "seed", "params")
 
 
 class TableDocumentError(ValueError):
@@ -40,7 +50,7 @@ class TableSpec:
         return self.terrain.get(self.board.index[hex_])
 
 
-def _hex(value: object, path: str) -> Hex:
+def read_hex(value: object, path: str) -> Hex:
     if (
         not isinstance(value, list)
         or len(value) != 2
@@ -53,7 +63,7 @@ def _hex(value: object, path: str) -> Hex:
     return (q, r)
 
 
-def _board(value: object, rules: TableRules) -> Board:
+def read_board(value: object, rules: TableRules) -> Board:
     if not isinstance(value, dict):
         raise TableDocumentError("board", "expected an object")
     try:
@@ -67,7 +77,7 @@ def _board(value: object, rules: TableRules) -> Board:
                 raise TableDocumentError(
                     "board.hexes", f"a board has at most {MAX_BOARD_HEXES} hexes"
                 )
-            return Board.of(_hex(h, f"board.hexes[{i}]") for i, h in enumerate(hexes))
+            return Board.of(read_hex(h, f"board.hexes[{i}]") for i, h in enumerate(hexes))
         if set(value) == {"rows", "columns"}:
             rows, columns = value["rows"], value["columns"]
             if not all(isinstance(v, int) and not isinstance(v, bool) for v in (rows, columns)):
@@ -81,14 +91,73 @@ def _board(value: object, rules: TableRules) -> Board:
     )
 
 
+def read_name(value: object, path: str = "name", default: str = DEFAULT_NAME) -> str:
+    """A table's (or pack's) name: trimmed, at most 120 characters, the shared text rule."""
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise TableDocumentError(path, f"expected text of at most {MAX_NAME_LENGTH} characters")
+    name = value.strip()
+    if len(name) > MAX_NAME_LENGTH:
+        raise TableDocumentError(path, f"is {len(name)} characters long; at most {MAX_NAME_LENGTH}")
+    problem = text_problem(name)
+    if problem:
+        raise TableDocumentError(path, problem)
+    return name or default
+
+
+def read_seed(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+        raise TableDocumentError("seed", "expected a whole number from 0 to 2^63 - 1")
+    return value
+
+
+def _params(value: object) -> dict[str, Any]:
+    """The generator's parameters, as recorded: known keys with scalar values only, so a
+    document cannot carry an arbitrary object that every later read and write must keep."""
+    if not isinstance(value, dict):
+        raise TableDocumentError("params", "expected an object")
+    for key in value:
+        if key not in PARAM_KEYS:
+            raise TableDocumentError(
+                "params",
+                f"unknown key {str(key)[:40]!r} (expected one of: {', '.join(PARAM_KEYS)})",
+            )
+    params: dict[str, Any] = {}
+    if "coverage" in value:
+        coverage = value["coverage"]
+        if (
+            not isinstance(coverage, int | float)
+            or isinstance(coverage, bool)
+            or not math.isfinite(coverage)
+            or not 0 <= coverage <= 1
+        ):
+            raise TableDocumentError("params.coverage", "expected a number from 0 to 1")
+        params["coverage"] = coverage
+    for key in PARAM_TEXT_KEYS:
+        if key in value:
+            text = value[key]
+            if not isinstance(text, str) or len(text) > MAX_PARAM_TEXT:
+                raise TableDocumentError(
+                    f"params.{key}", f"expected text of at most {MAX_PARAM_TEXT} characters"
+                )
+            problem = text_problem(text)
+            if problem:
+                raise TableDocumentError(f"params.{key}", problem)
+            params[key] = text
+    return params
+
+
 def read_table_document(document: object, rules: TableRules) -> TableSpec:
     if not isinstance(document, dict):
         raise TableDocumentError("", "expected an object: this is not a table document")
-    allowed = {"format", "version", "name", "board", "terrain", "seed", "params"}
     for key in document:
-        if key not in allowed:
+        if key not in DOCUMENT_KEYS:
             raise TableDocumentError(
-                "", f"unknown key {str(key)[:40]!r} (expected one of: {', '.join(sorted(allowed))})"
+                "",
+                f"unknown key {str(key)[:40]!r} (expected one of: {', '.join(sorted(DOCUMENT_KEYS))})",
             )
     if document.get("format") != TABLE_FORMAT:
         raise TableDocumentError(
@@ -96,14 +165,8 @@ def read_table_document(document: object, rules: TableRules) -> TableSpec:
         )
     if document.get("version") != TABLE_VERSION or isinstance(document.get("version"), bool):
         raise TableDocumentError("version", f"this site reads version {TABLE_VERSION}")
-    name = document.get("name", "Table")
-    if (
-        not isinstance(name, str)
-        or len(name.strip()) > MAX_NAME_LENGTH
-        or any(ord(c) < 32 for c in name)
-    ):
-        raise TableDocumentError("name", f"expected text of at most {MAX_NAME_LENGTH} characters")
-    board = _board(document.get("board", {"standard": True}), rules)
+    name = read_name(document.get("name"))
+    board = read_board(document.get("board", {"standard": True}), rules)
     terrain_list = document.get("terrain", [])
     if not isinstance(terrain_list, list):
         raise TableDocumentError("terrain", 'expected a list of {"hex": [q, r], "kind": ...}')
@@ -116,23 +179,19 @@ def read_table_document(document: object, rules: TableRules) -> TableSpec:
         path = f"terrain[{i}]"
         if not isinstance(entry, dict) or set(entry) != {"hex", "kind"}:
             raise TableDocumentError(path, 'expected {"hex": [q, r], "kind": ...}')
-        hex_ = _hex(entry["hex"], f"{path}.hex")
+        hex_ = read_hex(entry["hex"], f"{path}.hex")
         if hex_ not in board:
             raise TableDocumentError(f"{path}.hex", f"{list(hex_)} is not on the board")
         kind = entry["kind"]
-        if kind not in rules.terrain:
+        if not isinstance(kind, str) or kind not in rules.terrain:
             raise TableDocumentError(f"{path}.kind", f"expected one of: {', '.join(rules.terrain)}")
         index = board.index[hex_]
         if index in terrain:
             raise TableDocumentError(f"{path}.hex", f"{list(hex_)} has terrain twice")
         terrain[index] = kind
-    seed = document.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise TableDocumentError("seed", "expected a whole number")
-    params = document.get("params", {})
-    if not isinstance(params, dict):
-        raise TableDocumentError("params", "expected an object")
-    return TableSpec(board, terrain, name.strip() or "Table", seed, params)
+    seed = read_seed(document.get("seed"))
+    params = _params(document.get("params", {}))
+    return TableSpec(board, terrain, name, seed, params)
 
 
 def table_document(table: TableSpec) -> dict[str, Any]:

@@ -186,6 +186,10 @@ def test_custom_boards_from_hex_lists_and_rows_by_columns():
             "terrain[0].hex",
         ),
         ({"format": "onefinity-table", "version": 1, "colour": "red"}, ""),
+        (
+            {"format": "onefinity-table", "version": 1, "terrain": [{"hex": [0, 0], "kind": []}]},
+            "terrain[0].kind",
+        ),
     ],
 )
 def test_a_malformed_table_document_names_the_path(document, path):
@@ -322,3 +326,106 @@ def test_a_pack_size_out_of_range_is_refused():
 
     with pytest.raises(GenerationError, match="from 1 to 200"):
         tournament_pack(RULES, STANDARD, 0, Parameters(seed=1))
+
+
+# --- What a table document may hold: the shared text rule, bounded params and seed ------
+
+DOCUMENT = {"format": "onefinity-table", "version": 1}
+
+
+@pytest.mark.parametrize("character", ["\x01", "\x00", "\x7f", "\x9b", "\t", "\ud800"])
+def test_a_table_name_follows_the_shared_text_rule(character):
+    with pytest.raises(TableDocumentError) as caught:
+        read_table_document(DOCUMENT | {"name": f"abc{character}def"}, RULES)
+    assert caught.value.path == "name"
+    assert "must not contain" in caught.value.problem
+
+
+def test_a_table_name_has_at_most_120_characters():
+    assert read_table_document(DOCUMENT | {"name": "x" * 120}, RULES).name == "x" * 120
+    with pytest.raises(TableDocumentError, match="121 characters long; at most 120"):
+        read_table_document(DOCUMENT | {"name": "x" * 121}, RULES)
+
+
+@pytest.mark.parametrize(
+    ("params", "path"),
+    [
+        ({"colour": "red"}, "params"),
+        ({"coverage": {"deep": [1, 2, 3]}}, "params.coverage"),
+        ({"coverage": 1.5}, "params.coverage"),
+        ({"coverage": True}, "params.coverage"),
+        ({"symmetry": "x" * 41}, "params.symmetry"),
+        ({"mix": "a\x01b"}, "params.mix"),
+        ({"mix": 3}, "params.mix"),
+        ("point", "params"),
+    ],
+)
+def test_params_hold_only_the_generators_known_scalars(params, path):
+    with pytest.raises(TableDocumentError) as caught:
+        read_table_document(DOCUMENT | {"params": params}, RULES)
+    assert caught.value.path == path
+
+
+def test_the_generators_params_read_back():
+    params = {"coverage": 0.45, "symmetry": "point", "mix": "balanced"}
+    assert read_table_document(DOCUMENT | {"params": params}, RULES).params == params
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 10**30, 1.5, True])
+def test_a_seed_outside_the_generators_range_is_refused(seed):
+    with pytest.raises(TableDocumentError) as caught:
+        read_table_document(DOCUMENT | {"seed": seed}, RULES)
+    assert caught.value.path == "seed"
+
+
+def test_seeds_at_the_ends_of_the_range_read():
+    for seed in (0, 2**63 - 1):
+        assert read_table_document(DOCUMENT | {"seed": seed}, RULES).seed == seed
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        {"rows": 1249, "columns": 1},
+        {"rows": 41, "columns": 2},
+        {"rows": 2, "columns": 41},
+        {"hexes": [[0, 10 * k] for k in range(20)]},
+        {"hexes": [[0, 0], [0, 1], [41, 0]]},
+        {"hexes": [[0, 0]] * 1621},
+    ],
+    ids=["1249-rows", "41-rows", "41-columns", "spread-rows", "spread-wide", "too-many"],
+)
+def test_a_board_past_the_editors_limits_is_refused_by_the_reader(board):
+    with pytest.raises(TableDocumentError) as caught:
+        read_table_document(DOCUMENT | {"board": board}, RULES)
+    assert caught.value.path.startswith("board")
+
+
+# --- Pictures of the largest board are bounded before anything is drawn --------------------
+
+
+def test_the_png_of_the_largest_board_is_capped_in_pixels():
+    import io
+
+    from PIL import Image
+
+    from tablegen.engine.render import MAX_PNG_PIXELS, png
+
+    big = TableSpec(Board.of(rows_by_columns(40, 40)), {0: "blocking"})
+    image = Image.open(io.BytesIO(png(big)))
+    assert image.width * image.height <= MAX_PNG_PIXELS
+    small = Image.open(io.BytesIO(png(tiny(cover=[(0, 1)]))))
+    assert small.width > 100  # small boards keep their full scale
+
+
+# --- Pack table names always fit ------------------------------------------------------------
+
+
+def test_a_pack_table_name_always_fits_and_reads():
+    from tablegen.engine.packs import pack_table_name
+
+    assert pack_table_name("Club night", 3, 17) == "Club night 3 (seed 17)"
+    long = pack_table_name("P" * 120, 200, 2**63 - 1)
+    assert len(long) <= 120 and long.endswith(f" 200 (seed {2**63 - 1})")
+    assert long.startswith("PPP") and "…" in long
+    read_table_document(DOCUMENT | {"name": long}, RULES)

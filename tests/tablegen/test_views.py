@@ -205,15 +205,16 @@ def test_a_tournament_pack_is_generated_step_by_step_with_progress(owner_client,
     pack = owner.packs.get()
     assert response["Location"] == f"/tables/packs/{pack.pk}/"
     page = ""
-    for _ in range(50):
+    for _ in range(100):
         page = owner_client.get(
             f"/tables/packs/{pack.pk}/", headers={"HX-Request": "true"}
         ).content.decode()
         pack.refresh_from_db()
-        if pack.done:
+        if pack.pdf_ready:
             break
         assert "<progress" in page
     assert pack.done and len(pack.tables) == 4 and "Ready: 4 tables" in page
+    assert "Download the pack PDF" in page
     archive = zipfile.ZipFile(
         io.BytesIO(owner_client.get(f"/tables/packs/{pack.pk}/pack.zip").content)
     )
@@ -232,7 +233,8 @@ def test_a_pack_belongs_to_its_owner(stranger_client, owner_client, owner):
 def test_an_unfinished_pack_cannot_be_downloaded_yet(owner_client, owner):
     owner_client.post("/tables/packs/new/", PARAMS | {"count": 200, "name": "Big"})
     pack = owner.packs.get()
-    assert owner_client.get(f"/tables/packs/{pack.pk}/pack.pdf").status_code == 404
+    response = owner_client.get(f"/tables/packs/{pack.pk}/pack.pdf")
+    assert response.status_code == 302 and response["Location"] == pack.get_absolute_url()
 
 
 def test_tables_built_without_an_account_move_into_it_at_login(client, owner):

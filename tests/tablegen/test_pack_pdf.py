@@ -1,0 +1,105 @@
+"""A pack's PDF is made once, a few sheets per request, and then served as stored."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+from pypdf import PdfReader
+
+from tablegen.models import Pack, PackPart
+from tablegen.packwork import advance_pack
+
+pytestmark = pytest.mark.django_db
+
+PARAMS = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
+
+
+def new_pack(client, owner, count: int) -> Pack:
+    client.post("/tables/packs/new/", PARAMS | {"count": count, "name": "Club night"})
+    return owner.packs.get()
+
+
+def poll(client, pack: Pack) -> tuple[str, float]:
+    started = time.perf_counter()
+    page = client.get(pack.get_absolute_url(), headers={"HX-Request": "true"}).content.decode()
+    return page, time.perf_counter() - started
+
+
+def test_the_pdf_is_made_in_steps_with_progress_then_served_as_stored(
+    owner_client, owner, monkeypatch
+):
+    monkeypatch.setattr("tablegen.packwork.SHEETS_PER_PART", 1)  # one sheet a request
+    pack = new_pack(owner_client, owner, 3)
+    pages = []
+    for _ in range(60):
+        page, _seconds = poll(owner_client, pack)
+        pages.append(page)
+        pack.refresh_from_db()
+        if pack.pdf_ready:
+            break
+    assert pack.pdf_ready
+    assert any("Making the PDF: 1 of 3 sheets" in page for page in pages)
+    assert any("Making the PDF: 2 of 3 sheets" in page for page in pages)
+    assert "Ready: 3 tables" in pages[-1] and "hx-trigger" not in pages[-1]
+    assert not PackPart.objects.exists()  # the parts are merged and let go
+
+    def no_rendering(*args, **kwargs):
+        raise AssertionError("the download rendered the PDF again")
+
+    monkeypatch.setattr("tablegen.printing.render_pdf", no_rendering)
+    response = owner_client.get(f"/tables/packs/{pack.pk}/pack.pdf")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    pdf = PdfReader(io.BytesIO(response.content))
+    assert len(pdf.pages) == 3
+    assert "Club night 2 (seed" in pdf.pages[1].extract_text()
+
+
+def test_each_request_does_a_bounded_amount_of_work(owner_client, owner):
+    pack = new_pack(owner_client, owner, 7)
+    while pack.made < pack.count:
+        poll(owner_client, pack)
+        pack.refresh_from_db()
+    printed = []
+    while not pack.pdf_ready:
+        poll(owner_client, pack)
+        pack.refresh_from_db()
+        printed.append(pack.printed)
+    assert printed == [3, 6, 7, 7]  # 3 sheets a request, then putting the PDF together
+
+
+def test_an_unfinished_pdf_says_it_is_being_made(owner_client, owner):
+    pack = new_pack(owner_client, owner, 200)
+    for suffix in ("pack.pdf", "pack.zip"):
+        response = owner_client.get(f"/tables/packs/{pack.pk}/{suffix}")
+        assert response.status_code == 302 and response["Location"] == pack.get_absolute_url()
+    page = owner_client.get(f"/tables/packs/{pack.pk}/pack.pdf", follow=True).content.decode()
+    assert "being made" in page and "0 of 200 tables" in page
+
+
+def test_two_pages_advancing_one_pack_at_once_keep_it_whole(owner_client, owner, monkeypatch):
+    monkeypatch.setattr("tablegen.packwork.SHEETS_PER_PART", 1)
+    pack = new_pack(owner_client, owner, 2)
+    while pack.made < pack.count:
+        advance_pack(pack)
+    first, second = Pack.objects.get(pk=pack.pk), Pack.objects.get(pk=pack.pk)
+    advance_pack(first)
+    advance_pack(second)  # drawn from the same version: its work is not kept
+    assert list(PackPart.objects.values_list("first", flat=True)) == [1]
+    pack.refresh_from_db()
+    assert pack.printed == 1
+    while not pack.pdf_ready:
+        advance_pack(pack)
+    assert len(PdfReader(io.BytesIO(bytes(pack.pdf))).pages) == 2
+
+
+def test_repairing_a_pack_makes_its_pdf_again(owner_client, owner, monkeypatch):
+    pack = new_pack(owner_client, owner, 1)
+    while not pack.pdf_ready:
+        advance_pack(pack)
+    Pack.objects.filter(pk=pack.pk).update(tables=[pack.tables[0] | {"name": "x\x01y"}])
+    pack.refresh_from_db()
+    assert pack.repair() == ("table 1: name: removed control characters",)
+    pack.refresh_from_db()
+    assert not pack.pdf_ready and pack.printed == 0
