@@ -113,7 +113,8 @@ def test_packs_are_paginated_too(owner_client, owner):
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_fills_the_summary_of_existing_tables(owner):
     executor = MigrationExecutor(connection)
-    before = [("tablegen", "0003_table_version")]
+    # Both 0003 migrations (versions and sharing) come before the summary of 0004.
+    before = [("tablegen", "0003_table_version"), ("tablegen", "0003_sharing_can_be_turned_off")]
     executor.migrate(before)
     old = executor.loader.project_state(before).apps.get_model("tablegen", "Table")
     board = Board.of(rows_by_columns(4, 4))
