@@ -14,6 +14,7 @@ from onefinity.ownership import (  # noqa: F401  (new_share_code: the 0001 migra
     OwnedQuerySet,
     Quota,
     Shareable,
+    StaleVersion,
     new_share_code,
 )
 from onefinity.rules import ForceDocumentError, ForceSpec, force_document, read_force_document
@@ -25,15 +26,6 @@ KEPT_REVISIONS = 100
 
 class ForceQuerySet(OwnedQuerySet["Force"]):
     pass
-
-
-class StaleVersion(Exception):
-    """The list changed since the page that sent the edit was drawn (another tab, say)."""
-
-    def __init__(self, current: int, sent: int) -> None:
-        self.current = current
-        self.sent = sent
-        super().__init__(f"version {sent} is stale; the list is at version {current}")
 
 
 class Force(Owned, Shareable):

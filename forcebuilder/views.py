@@ -15,13 +15,13 @@ from forcebuilder import ownership
 from forcebuilder.actions import apply_action
 from forcebuilder.edits import EditError
 from forcebuilder.forms import ImportForm, NewForceForm
-from forcebuilder.models import Force, StaleVersion
+from forcebuilder.models import Force
 from forcebuilder.odds import OddsPanel
 from forcebuilder.printing import qr_svg, render_pdf, roster_text
 from forcebuilder.sheets import ForceSheet, force_sheet
 from onefinity.downloads import attachment, download
 from onefinity.http import HtmxHttpRequest
-from onefinity.ownership import DamagedRecord
+from onefinity.ownership import DamagedRecord, StaleVersion
 from onefinity.rules import ForceDocumentError, ForceSpec, force_document, library, validate_force
 from onefinity.rules.ruleset import Ruleset, version_key
 from onefinity.rules.upgrade import move_force

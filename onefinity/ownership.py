@@ -68,6 +68,16 @@ class DamagedRecord(Exception):
         super().__init__(f"{record._meta.verbose_name} {record.pk} is damaged: {problem}")
 
 
+class StaleVersion(Exception):
+    """The record changed since the page that sent the edit was drawn (another tab, say):
+    every write is a compare-and-swap on a version that grows by one each time."""
+
+    def __init__(self, current: int, sent: int) -> None:
+        self.current = current
+        self.sent = sent
+        super().__init__(f"version {sent} is stale; the record is at version {current}")
+
+
 class QuotaExceeded(Exception):
     """Making one more would pass the owner's quota; the message says what to do."""
 

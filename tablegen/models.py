@@ -7,7 +7,14 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from onefinity.ownership import DamagedRecord, Owned, OwnedQuerySet, Quota, Shareable
+from onefinity.ownership import (
+    DamagedRecord,
+    Owned,
+    OwnedQuerySet,
+    Quota,
+    Shareable,
+    StaleVersion,
+)
 from onefinity.rules import current_ruleset
 from tablegen.engine.metrics import TableReport, check_table, report_summary
 from tablegen.engine.repair import repair_name, repair_table_document
@@ -18,15 +25,6 @@ from tablegen.engine.tables import (
     read_table_document,
     table_document,
 )
-
-
-class StaleVersion(Exception):
-    """The table changed since the page that sent the edit was drawn (another tab, say)."""
-
-    def __init__(self, current: int, sent: int) -> None:
-        self.current = current
-        self.sent = sent
-        super().__init__(f"version {sent} is stale; the table is at version {current}")
 
 
 class Table(Owned, Shareable):

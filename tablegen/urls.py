@@ -18,6 +18,7 @@ urlpatterns = [
     path("tables/<int:pk>/", views.table_detail, name="table"),
     path("tables/<int:pk>/terrain/", views.table_terrain, name="terrain"),
     path("tables/<int:pk>/rename/", views.table_rename, name="rename"),
+    path("tables/<int:pk>/sharing/", views.table_sharing, name="sharing"),
     path("tables/<int:pk>/delete/", views.table_delete, name="delete"),
     path("tables/<int:pk>/repair/", views.table_repair, name="repair"),
     path("tables/<int:pk>/stored.json", views.table_stored, name="stored"),

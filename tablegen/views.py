@@ -21,6 +21,7 @@ from onefinity.downloads import attachment, download
 from onefinity.http import HtmxHttpRequest
 from onefinity.ownership import (
     DamagedRecord,
+    StaleVersion,
     get_owned_or_404,
     get_shared_or_404,
     owned,
@@ -36,7 +37,7 @@ from tablegen.engine.packs import PackState
 from tablegen.engine.render import Overlay, legend, png, svg
 from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, PackForm
-from tablegen.models import Pack, StaleVersion, Table
+from tablegen.models import Pack, Table
 from tablegen.packwork import advance_pack
 from tablegen.printing import setup_pdf
 
@@ -419,6 +420,17 @@ def table_rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except StaleVersion:
         return _stale(request, table)
     messages.success(request, "Renamed.")
+    return redirect(table)
+
+
+@require_POST
+def table_sharing(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Turn the share link off or on, or replace it (every printed copy stops working)."""
+    table = get_owned_or_404(request, Table, pk)
+    try:
+        messages.success(request, table.set_sharing(request.POST.get("change", "")))
+    except ValueError as error:
+        messages.error(request, str(error))
     return redirect(table)
 
 

@@ -271,3 +271,22 @@ def test_table_names_are_escaped_everywhere(owner_client, table):
         page = owner_client.get(url).content.decode()
         assert "<script>alert(1)</script>" not in page
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_the_owner_turns_a_table_link_off_or_replaces_it(
+    owner_client, client, stranger_client, table
+):
+    code = table.share_code
+    assert client.get(f"/t/{code}/").status_code == 200
+    assert (
+        stranger_client.post(f"/tables/{table.pk}/sharing/", {"change": "off"}).status_code == 404
+    )
+    owner_client.post(f"/tables/{table.pk}/sharing/", {"change": "off"})
+    for suffix in ("", "table.json", "table.png", "setup.pdf"):
+        assert client.get(f"/t/{code}/{suffix}").status_code == 404, suffix
+    assert client.post(f"/t/{code}/copy/").status_code == 404
+    owner_client.post(f"/tables/{table.pk}/sharing/", {"change": "new"})
+    table.refresh_from_db()
+    assert table.sharing and table.share_code != code
+    assert client.get(f"/t/{code}/").status_code == 404
+    assert client.get(f"/t/{table.share_code}/").status_code == 200
