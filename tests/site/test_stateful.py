@@ -2,7 +2,7 @@
 
 A hypothesis state machine plays an owner: new lists, imports, editor actions with hostile
 text and indices, undo and redo (from stale tabs too), duplicates, copies, repairs, account
-imports, and tables built, renamed and edited. After every step:
+imports, tables built, renamed and painted (from stale tabs too), and packs generated. After every step:
 
 - every stored list and table of the owner (and every saved revision) reads back with the
   same reader that imports documents;
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 from typing import Any
 
 import pytest
@@ -36,7 +37,7 @@ from hypothesis.stateful import (
 
 from forcebuilder.models import Force
 from onefinity.rules import read_force_document
-from tablegen.models import Table
+from tablegen.models import Pack, Table
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
 
 pytestmark = pytest.mark.django_db
@@ -121,6 +122,14 @@ def table_pages(table: Table) -> list[str]:
         f"/tables/{pk}/?mode=lof&from=0,0&to=4,5",
         f"/tables/{pk}/table.json",
         f"/t/{code}/",
+    ]
+
+
+def pack_pages(pack: Pack) -> list[str]:
+    return [
+        f"/tables/packs/{pack.pk}/",
+        f"/tables/packs/{pack.pk}/pack.zip",
+        f"/tables/packs/{pack.pk}/pack.pdf",
     ]
 
 
@@ -321,26 +330,58 @@ class AnOwner(RuleBasedStateMachine):
         assert response.status_code in (302, 400)
         return self._newest(Table)
 
-    @rule(table=tables, name=hostile_text)
-    def rename_table(self, table: int, name: str) -> None:
-        response = self.client.post(f"/tables/{table}/rename/", {"name": name})
-        assert response.status_code in (302, 400, 404)
+    def _version(self, table: int, stale: bool) -> int:
+        current = Table.objects.filter(pk=table).first()
+        version = current.version if current else 0
+        return version - 1 if stale else version
+
+    @rule(table=tables, name=hostile_text, stale=st.booleans())
+    def rename_table(self, table: int, name: str, stale: bool) -> None:
+        version = self._version(table, stale)
+        response = self.client.post(f"/tables/{table}/rename/", {"name": name, "version": version})
+        assert response.status_code in (302, 400, 404, 409)
+        if stale and version >= 0 and response.status_code != 404:
+            assert response.status_code == 409
 
     @rule(
         table=tables,
         q=st.integers(-2, 12).map(str) | index,
         r=st.integers(-1, 12).map(str) | index,
         kind=st.sampled_from(["", "cover", "elevated", "blocking", "lava", None]),
+        stale=st.booleans(),
     )
-    def paint_a_hex(self, table: int, q: str, r: str, kind: str | None) -> None:
-        data = {"q": q, "r": r} | ({} if kind is None else {"kind": kind})
+    def paint_a_hex(self, table: int, q: str, r: str, kind: str | None, stale: bool) -> None:
+        version = self._version(table, stale)
+        data = {"q": q, "r": r, "version": version} | ({} if kind is None else {"kind": kind})
         response = self.client.post(
             f"/tables/{table}/terrain/", data, headers={"HX-Request": "true"}
         )
-        assert response.status_code < 500
+        assert response.status_code in (200, 302, 400, 404, 409), response.status_code
+        if stale and version >= 0 and response.status_code not in (404, 400):
+            assert response.status_code == 409
         current = Table.objects.filter(pk=table).first()
         if current is not None:
             self.touched = table_pages(current)
+
+    @rule(name=hostile_text, count=st.integers(1, 3), steps=st.integers(0, 4))
+    def a_pack(self, name: str, count: int, steps: int) -> None:
+        response = self.client.post(
+            "/tables/packs/new/",
+            {
+                "name": name,
+                "count": count,
+                "seed": 7,
+                "coverage": 0.45,
+                "symmetry": "point",
+                "mix": "balanced",
+            },
+        )
+        assert response.status_code in (302, 400, 403)
+        pack = Pack.objects.filter(owner=self.user).order_by("-pk").first()
+        if pack is not None:
+            for _ in range(steps):  # each view of the pack page moves its work on a step
+                below_500(self.client, f"/tables/packs/{pack.pk}/")
+            self.touched = pack_pages(pack)
 
     @rule(target=tables, table=tables)
     def copy_a_table(self, table: int) -> int:
@@ -359,6 +400,8 @@ class AnOwner(RuleBasedStateMachine):
                 read_force_document(revision.document)
         for table in Table.objects.filter(owner=self.user):
             table.to_spec()
+        for pack in Pack.objects.filter(owner=self.user):
+            pack.table_specs()
 
     @invariant()
     def every_page_of_the_owner_answers(self) -> None:
@@ -375,10 +418,14 @@ class AnOwner(RuleBasedStateMachine):
         for table in Table.objects.filter(owner=self.user):
             for url in table_pages(table) + table_downloads(table):
                 below_500(self.client, url)
+        for pack in Pack.objects.filter(owner=self.user):
+            for url in pack_pages(pack):
+                below_500(self.client, url)
 
 
 AnOwner.TestCase.settings = settings(
-    max_examples=20,
+    # 20 runs of 12 steps in `make test` (about a minute); STATEFUL_EXAMPLES=500 for a soak.
+    max_examples=int(os.environ.get("STATEFUL_EXAMPLES", 20)),
     stateful_step_count=12,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
