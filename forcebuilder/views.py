@@ -11,7 +11,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from forcebuilder import ownership
 from forcebuilder.actions import apply_action
 from forcebuilder.edits import EditError
 from forcebuilder.forms import ImportForm, NewForceForm
@@ -21,7 +20,14 @@ from forcebuilder.printing import qr_svg, render_pdf, roster_text
 from forcebuilder.sheets import ForceSheet, force_sheet
 from onefinity.downloads import attachment, download
 from onefinity.http import HtmxHttpRequest
-from onefinity.ownership import DamagedRecord, StaleVersion
+from onefinity.ownership import (
+    DamagedRecord,
+    StaleVersion,
+    get_owned_or_404,
+    get_shared_or_404,
+    owned,
+    owner_fields,
+)
 from onefinity.rules import ForceDocumentError, ForceSpec, force_document, library, validate_force
 from onefinity.rules.ruleset import Ruleset, version_key
 from onefinity.rules.upgrade import move_force
@@ -78,7 +84,7 @@ PRINTED_SECONDS = 60 * 60
 
 @require_GET
 def force_list(request: HtmxHttpRequest) -> HttpResponse:
-    page = Paginator(ownership.forces_of(request), LISTS_PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(owned(request, Force), LISTS_PER_PAGE).get_page(request.GET.get("page"))
     rows = []
     for force in page:
         faction = _ruleset_of(force).factions.get(force.faction)
@@ -110,7 +116,7 @@ def force_new(request: HtmxHttpRequest) -> HttpResponse:
             spec,
             current.version,
             form.cleaned_data["points_limit"],
-            **ownership.owner_fields(request, Force),
+            **owner_fields(request, Force),
         )
         messages.success(request, f"{force.name} created. Add a unit to start.")
         return redirect(force)
@@ -121,15 +127,15 @@ def force_new(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_POST
 def force_duplicate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    original = ownership.get_force_for_owner(request, pk)
-    copy = original.duplicate(**ownership.owner_fields(request, Force))
+    original = get_owned_or_404(request, Force, pk)
+    copy = original.duplicate(**owner_fields(request, Force))
     messages.success(request, f"Copied as {copy.name}.")
     return redirect(copy)
 
 
 @require_http_methods(["GET", "POST"])
 def force_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    force = ownership.get_force_for_owner(request, pk)
+    force = get_owned_or_404(request, Force, pk)
     if request.method == "POST":
         name = force.name
         force.delete()
@@ -143,7 +149,7 @@ def force_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def editor(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    return _render_editor(request, ownership.get_force_for_owner(request, pk))
+    return _render_editor(request, get_owned_or_404(request, Force, pk))
 
 
 def _sent_version(request: HtmxHttpRequest, force: Force) -> int:
@@ -178,7 +184,7 @@ def _refused(request: HtmxHttpRequest, force: Force, message: str) -> HttpRespon
 
 @require_POST
 def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    force = ownership.get_force_for_owner(request, pk)
+    force = get_owned_or_404(request, Force, pk)
     sent = _sent_version(request, force)
     if sent != force.version:
         return _stale(request, force, StaleVersion(force.version, sent))
@@ -199,7 +205,7 @@ def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
-    force = ownership.get_force_for_owner(request, pk)
+    force = get_owned_or_404(request, Force, pk)
     sent = _sent_version(request, force)
     if sent != force.version:
         return _stale(request, force, StaleVersion(force.version, sent))
@@ -217,7 +223,7 @@ def _step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
 @require_GET
 def loadout(request: HtmxHttpRequest, pk: int, unit: int, trooper: int) -> HttpResponse:
     """One trooper's loadout picker: fetched into the editor by htmx, or a page of its own."""
-    force = ownership.get_force_for_owner(request, pk)
+    force = get_owned_or_404(request, Force, pk)
     path = f"units[{unit}].troopers[{trooper}]"
     sheet = _sheet(force, loadout_for=path)
     try:
@@ -249,7 +255,7 @@ def redo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def move_ruleset(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    force = ownership.get_force_for_owner(request, pk)
+    force = get_owned_or_404(request, Force, pk)
     current = library().current
     if version_key(current.version) <= version_key(force.ruleset_version):
         messages.info(request, f"This list already uses ruleset {force.ruleset_version}.")
@@ -270,7 +276,7 @@ def move_ruleset(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def sharing(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Turn the share link off or on, or replace it (every printed copy stops working)."""
-    force = ownership.get_force_for_owner(request, pk)
+    force = get_owned_or_404(request, Force, pk)
     try:
         messages.success(request, force.set_sharing(request.POST.get("change", "")))
     except ValueError as error:
@@ -282,7 +288,7 @@ def sharing(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Mend a list saved in a form the reader no longer takes (see onefinity.rules.repair)."""
-    force = ownership.get_force_for_owner(request, pk)
+    force = get_owned_or_404(request, Force, pk)
     try:
         changes = force.repair(_sent_version(request, force))
     except StaleVersion as error:
@@ -296,7 +302,7 @@ def repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    force = ownership.get_force_for_owner(request, pk)
+    force = get_owned_or_404(request, Force, pk)
     if request.htmx:
         sheet = _sheet(force)
         panel = OddsPanel.from_request(request, force, sheet)
@@ -316,10 +322,10 @@ def odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 def _readable(request: HtmxHttpRequest, pk: int | None, code: str | None) -> Force:
     if code is not None:
-        return ownership.get_force_for_share_code(code)
+        return get_shared_or_404(Force, code)
     if pk is None:
         raise Http404("No such list")
-    return ownership.get_force_for_owner(request, pk)
+    return get_owned_or_404(request, Force, pk)
 
 
 def _share_context(request: HtmxHttpRequest, force: Force) -> dict[str, str]:
@@ -349,20 +355,20 @@ def _printed(request: HtmxHttpRequest, force: Force, template: str) -> bytes:
 
 @require_GET
 def shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    force = ownership.get_force_for_share_code(code)
+    force = get_shared_or_404(Force, code)
     context = _roster_context(request, force)
-    context["is_owner"] = ownership.forces_of(request).filter(pk=force.pk).exists()
+    context["is_owner"] = owned(request, Force).filter(pk=force.pk).exists()
     return render(request, "forcebuilder/shared.html", context)
 
 
 @require_POST
 def shared_copy(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    original = ownership.get_force_for_share_code(code)
+    original = get_shared_or_404(Force, code)
     copy = Force.create_from_spec(
         original.to_spec(),
         original.ruleset_version,
         original.points_limit,
-        **ownership.owner_fields(request, Force),
+        **owner_fields(request, Force),
     )
     messages.success(request, f"{copy.name} copied to your lists.")
     return redirect(copy)
@@ -427,7 +433,7 @@ def force_import(request: HtmxHttpRequest) -> HttpResponse:
         if request.POST.get("confirm") == "save":
             points_limit = spec.points_limit or ruleset.force_limits.points
             force = Force.create_from_spec(
-                spec, ruleset.version, points_limit, **ownership.owner_fields(request, Force)
+                spec, ruleset.version, points_limit, **owner_fields(request, Force)
             )
             messages.success(request, f"{force.name} imported.")
             return redirect(force)
