@@ -329,8 +329,8 @@ def event_delete(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     )
 
 
-@login_required
 @require_POST
+@login_required
 def join_link(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     event = _organized(request, event_id)
     event.new_join_code()
@@ -352,8 +352,8 @@ def join_qr(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     )
 
 
-@login_required
 @require_POST
+@login_required
 def event_lock(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     event = _organized(request, event_id)
     change = request.POST.get("change")
@@ -375,8 +375,8 @@ def event_lock(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     return _back_to_dashboard(request, event)
 
 
-@login_required
 @require_POST
+@login_required
 def event_publish(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     event = _organized(request, event_id)
     publish = request.POST.get("change") == "publish"
@@ -403,8 +403,8 @@ def _organized_entry(request: HtmxHttpRequest, event_id: int, entry_id: int) -> 
     return entry
 
 
-@login_required
 @require_POST
+@login_required
 def player_lock(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpResponse:
     entry = _organized_entry(request, event_id, entry_id)
     change = request.POST.get("change")
@@ -419,8 +419,8 @@ def player_lock(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpR
     return _back_to_dashboard(request, entry.event)
 
 
-@login_required
 @require_POST
+@login_required
 def player_remove(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpResponse:
     entry = _organized_entry(request, event_id, entry_id)
     name = entry.player_name
@@ -560,8 +560,8 @@ def _round_refused(
     return render(request, "events/round.html", context, status=400)
 
 
-@login_required
 @require_POST
+@login_required
 def round_tables(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
     event = _organized(request, event_id)
     round_ = _round(event, round_number)
@@ -645,8 +645,8 @@ def _save_pairings(
             Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
 
 
-@login_required
 @require_POST
+@login_required
 def round_pairings(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
     """The typed-in pairings of one round: rows of table, player A, player B."""
     event = _organized(request, event_id)
@@ -700,8 +700,8 @@ def round_pairings(request: HtmxHttpRequest, event_id: int, round_number: int) -
     return redirect(round_)
 
 
-@login_required
 @require_POST
+@login_required
 def round_publish(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
     event = _organized(request, event_id)
     round_ = _round(event, round_number)
@@ -893,8 +893,8 @@ def _my_list(request: HtmxHttpRequest, value: str) -> Force | None:
     return owned(request, Force).filter(pk=int(value)).first()
 
 
-@login_required
 @require_POST
+@login_required
 def submit(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     entry = _my_entry(request, event_id)
     force = _my_list(request, request.POST.get("force", ""))
@@ -928,12 +928,14 @@ def submit(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     return redirect("events:me", event_id)
 
 
-@login_required
 @require_POST
+@login_required
 def new_list(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     """Start a list at the event's points limit and ruleset, in the player's lists."""
     entry = _my_entry(request, event_id)
-    form = NewForceForm(request.POST)
+    data = request.POST.copy()
+    data["points_limit"] = str(entry.event.points_limit)  # the event's, whatever was sent
+    form = NewForceForm(data)
     if not form.is_valid():
         context = _entry_context(request, entry, new_list_form=form)
         return render(request, "events/me.html", context, status=400)
@@ -956,8 +958,8 @@ def new_list(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     return redirect(force)
 
 
-@login_required
 @require_POST
+@login_required
 def withdraw(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     entry = _my_entry(request, event_id)
     try:
@@ -969,8 +971,8 @@ def withdraw(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     return redirect("events:me", event_id)
 
 
-@login_required
 @require_POST
+@login_required
 def leave(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     entry = _my_entry(request, event_id)
     try:
