@@ -102,7 +102,7 @@ def main() -> int:
         entry.submit(force, accept_problems=False)
         entries.append(entry)
     for round_ in event.rounds.all():
-        round_.set_tables(round_.version, list(pack.tables), f"Pack: {pack.name}")
+        round_.set_tables(round_.version, list(pack.tables), f"the pack {pack.name}")
         for table in range(TABLES):
             shift = round_.number - 1
             a = entries[(2 * table + shift) % PLAYERS]

@@ -16,7 +16,8 @@ FIRST_YEAR, LAST_YEAR = 2000, 2100
 
 class EventForm(forms.Form):
     name = forms.CharField(max_length=MAX_NAME_LENGTH)
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    # ISO dates: what an <input type=date> reads and sends, whatever the site's locale.
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     points_limit = forms.IntegerField(label="Points limit", min_value=1, max_value=MAX_POINTS_LIMIT)
     ruleset_version = forms.ChoiceField(label="Ruleset")
     round_count = forms.IntegerField(label="Rounds", min_value=1, max_value=MAX_ROUNDS, initial=3)

@@ -272,14 +272,14 @@ def dashboard(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     event = _organized(request, event_id)
     context = _dashboard_context(request, event)
     if request.htmx:
-        return render(request, "events/dashboard.html#players", context)
+        return render(request, "events/dashboard.html#state", context)
     return render(request, "events/dashboard.html", context)
 
 
 def _back_to_dashboard(request: HtmxHttpRequest, event: Event, status: int = 200) -> HttpResponse:
     if request.htmx:
         context = _dashboard_context(request, event)
-        return render(request, "events/dashboard.html#players", context, status=status)
+        return render(request, "events/dashboard.html#state", context, status=status)
     return redirect(event.get_absolute_url() + "#players")
 
 
@@ -577,7 +577,7 @@ def round_tables(request: HtmxHttpRequest, event_id: int, round_number: int) -> 
         if pack is None or len(pack.tables) < pack.count:
             return _round_refused(request, event, round_, ["Choose one of your finished packs."])
         documents = list(pack.tables)[:MAX_TABLES_PER_ROUND]
-        label = f"Pack: {pack.name}"
+        label = f"the pack {pack.name}"
     elif source == "tables":
         chosen = [
             v for v in request.POST.getlist("tables") if v.isascii() and v.isdigit() and len(v) < 12
@@ -597,7 +597,7 @@ def round_tables(request: HtmxHttpRequest, event_id: int, round_number: int) -> 
             return _round_refused(
                 request, event, round_, [f"{damaged.record} no longer reads: {damaged.problem}."]
             )
-        label = "Saved tables: " + ", ".join(found[int(v)].name for v in dict.fromkeys(chosen))
+        label = "saved tables " + ", ".join(found[int(v)].name for v in dict.fromkeys(chosen))
     elif source == "none":
         label = ""
     else:

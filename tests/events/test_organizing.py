@@ -151,7 +151,7 @@ def test_the_dashboard_filters_players(
         f"/events/{event.pk}/?show={show}", headers={"HX-Request": "true"}
     )
     text = response.content.decode()
-    assert text.lstrip().startswith('<section id="players"')  # only the region, for htmx
+    assert text.lstrip().startswith('<div id="event-state"')  # only the region, for htmx
     assert f'<th scope="row">{present}</th>' in text
     if absent:
         assert f'<th scope="row">{absent}</th>' not in text

@@ -35,7 +35,7 @@ def test_a_pack_gives_a_round_its_tables(organizer_client, event, pack):
     )
     assert response.status_code == 302
     round_1.refresh_from_db()
-    assert round_1.tables == pack.tables and round_1.tables_source == "Pack: Spring pack"
+    assert round_1.tables == pack.tables and round_1.tables_source == "the pack Spring pack"
     page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
     assert "Pack table 1" in page and "Pack table 2" in page
 

@@ -268,7 +268,7 @@ def test_lock_and_unlock_answer_htmx_with_the_players_region(organizer_client, s
     )
     text = response.content.decode()
     assert response.status_code == 200
-    assert text.lstrip().startswith('<section id="players"')
+    assert text.lstrip().startswith('<div id="event-state"')
     assert "alice&#x27;s list is locked" in text.lower() or "list is locked" in text
 
 
