@@ -524,8 +524,8 @@ def _round_context(request: HtmxHttpRequest, event: Event, round_: Round) -> dic
             {
                 "index": index,
                 "table": pairing.table if pairing else index + 1,
-                "a": pairing.player_a_id if pairing else None,
-                "b": pairing.player_b_id if pairing else None,
+                "a": pairing.player_a.player_name if pairing else "",
+                "b": pairing.player_b.player_name if pairing else "",
             }
         )
     paired = {p.player_a_id for p in pairings} | {p.player_b_id for p in pairings}
@@ -661,24 +661,9 @@ def round_pairings(request: HtmxHttpRequest, event_id: int, round_number: int) -
         a = request.POST.get(f"a-{index}", "")
         b = request.POST.get(f"b-{index}", "")
         table = request.POST.get(f"table-{index}", "")
-        if not a and not b:
+        if not a.strip() and not b.strip():
             continue  # an empty row
-        a_name = (
-            names.get(int(a), "?" + a[:20])
-            if a.isascii() and a.isdigit() and len(a) < 12
-            else a[:40]
-        )
-        b_name = (
-            names.get(int(b), "?" + b[:20])
-            if b.isascii() and b.isdigit() and len(b) < 12
-            else b[:40]
-        )
-        raw.append(
-            RawRow(
-                f"row {index + 1}",
-                (str(round_number), table, a_name if a else "", b_name if b else ""),
-            )
-        )
+        raw.append(RawRow(f"row {index + 1}", (str(round_number), table, a, b)))
     try:
         rows = check_rows(
             raw,
