@@ -33,10 +33,13 @@ from onefinity.downloads import file_stem, render_pdf
 from onefinity.ownership import DamagedRecord
 from tablegen.engine.render import svg
 
+# A roster lays out in about 0.13 s, a sheet in 0.1 s, a table map in 0.3 s (once per file,
+# however many sheets show it): each file stays within about 3 s (docs/performance.md).
 ROSTERS_PER_FILE = 24
-SHEETS_PER_FILE = 12
-# "Everything in one file" is offered while it stays this small (rosters + sheets).
+SHEETS_PER_FILE = 8
+# "Everything in one file" is offered while it stays this small.
 EVERYTHING_MAX_PAGES = 24
+EVERYTHING_MAX_MAPS = 6
 PRINTED_SECONDS = 60 * 60
 
 
@@ -280,12 +283,33 @@ def chunks(count: int, size: int) -> list[tuple[int, int]]:
     return [(start + 1, min(start + size, count)) for start in range(0, count, size)]
 
 
-def print_files(event: Event, rosters: int, sheets_per_round: dict[int, int]) -> list[PrintFile]:
+def distinct_maps(rounds: Iterable[Round]) -> int:
+    """How many different table maps the rounds' pairings are played on."""
+    seen = set()
+    for round_ in rounds:
+        for table in set(round_.pairings.values_list("table", flat=True)):
+            if 1 <= table <= len(round_.tables):
+                seen.add(json.dumps(round_.tables[table - 1], sort_keys=True))
+    return len(seen)
+
+
+def everything_fits(rosters: int, sheets: int, maps: int) -> bool:
+    return (
+        rosters > 0
+        and sheets > 0
+        and rosters + sheets <= EVERYTHING_MAX_PAGES
+        and maps <= EVERYTHING_MAX_MAPS
+    )
+
+
+def print_files(
+    event: Event, rosters: int, sheets_per_round: dict[int, int], maps: int
+) -> list[PrintFile]:
     """Every PDF of the event, each within its bound: one file for everything while the
     event is small, else rosters and each round's table sheets in parts."""
     files = []
     total_sheets = sum(sheets_per_round.values())
-    if rosters and total_sheets and rosters + total_sheets <= EVERYTHING_MAX_PAGES:
+    if everything_fits(rosters, total_sheets, maps):
         files.append(
             PrintFile(
                 "Everything: every locked roster, then every table sheet",

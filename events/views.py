@@ -258,7 +258,10 @@ def _dashboard_context(request: HtmxHttpRequest, event: Event) -> dict[str, Any]
         "rounds": rounds,
         "locked_count": len(locked),
         "print_files": printing.print_files(
-            event, len(locked), {n: c for n, c in counts.items() if c}
+            event,
+            len(locked),
+            {n: c for n, c in counts.items() if c},
+            printing.distinct_maps(rounds),
         ),
         "join_url": join_url,
         "join_qr": qr_svg(join_url),
@@ -472,11 +475,11 @@ def event_pdf(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     entries = printing.locked_entries(event)
     rounds = list(event.rounds.all())
     sheets = sum(r.pairings.count() for r in rounds)
-    if len(entries) + sheets > printing.EVERYTHING_MAX_PAGES:
+    if not printing.everything_fits(len(entries), sheets, printing.distinct_maps(rounds)):
         messages.error(
             request,
-            f"This event has {len(entries)} rosters and {sheets} table sheets: too many for one "
-            "file. Download it in the parts listed under Print.",
+            f"This event has {len(entries)} locked rosters and {sheets} table sheets: too many "
+            "for one file (or nothing to print yet). Download the parts listed under Print.",
         )
         return redirect(event.get_absolute_url() + "#print")
     parts = [(r, printing.round_pairings(r)) for r in rounds]
