@@ -176,10 +176,61 @@ def main() -> int:
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "cached_download_ms": round(cached * 1000, 1),
     }
+    results["largest_parts_s"] = largest_parts(client, organizer, spec, board, rules)
     results["target_met"] = results["full_pdf_s"]["median"] <= TARGET_SECONDS
     print(json.dumps(results, indent=2))
     assert pages == PLAYERS + ROUNDS * TABLES
     return 0 if results["target_met"] else 1
+
+
+def largest_parts(client, organizer, spec, board, rules) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """The slowest files a bigger event prints: a full part of rosters (24) and a full part
+    of table sheets (8 tables, each on a different map)."""
+    from events import printing
+    from events.models import Event, Pairing
+    from forcebuilder.models import Force
+    from tablegen.engine.generate import Parameters, generate_table
+    from tablegen.engine.tables import table_document
+
+    users = get_user_model().objects
+    event = Event.create(
+        name="Bench Major",
+        date="2026-12-06",
+        points_limit=75,
+        ruleset_version="2026.11",
+        round_count=1,
+        owner=organizer,
+    )
+    entries = []
+    for number in range(printing.ROSTERS_PER_FILE):
+        player = users.create_user(f"major{number}", f"m{number}@example.com", "a-long-pass")
+        entry = event.join(player)
+        entry.submit(Force.create_from_spec(spec, "2026.11", 75, owner=player), False)
+        entries.append(entry)
+    round_ = event.rounds.get()
+    tables = [
+        table_document(generate_table(rules, Parameters(seed=s), board, f"Major {s}")[0])
+        for s in range(10, 10 + printing.SHEETS_PER_FILE)
+    ]
+    round_.set_tables(round_.version, tables, "bench")
+    for table in range(printing.SHEETS_PER_FILE):
+        Pairing.objects.create(
+            round=round_,
+            table=table + 1,
+            player_a=entries[2 * table],
+            player_b=entries[2 * table + 1],
+        )
+    event.lock_all()
+    figures = {}
+    for name, url in (
+        ("rosters_24", f"/events/{event.pk}/rosters.pdf"),
+        ("sheets_8_maps_8", f"/events/{event.pk}/rounds/1/sheets.pdf"),
+    ):
+        cache.clear()
+        start = time.perf_counter()
+        assert client.get(url).status_code == 200
+        figures[name] = round(time.perf_counter() - start, 2)
+    return figures
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ second download of the same thing costs nothing.
 
 from __future__ import annotations
 
+import base64
 import csv
 import hashlib
 import io
@@ -213,10 +214,21 @@ def _sheets_html(event: Event, sheets: list[TableSheet], maps: Maps, inline: boo
     )
 
 
+# Inside an image the page's styles do not reach the map: its labels' sizes go with it.
+MAP_STYLE = "<style>.coord{font-size:10px}.edge-label{font-size:10px;font-weight:700}</style>"
+
+
+def map_image(picture: str) -> str:
+    """A map as an image (a data: URL): WeasyPrint draws an SVG image in about half the time
+    it takes to lay the same SVG out inline."""
+    styled = picture.replace(">", ">" + MAP_STYLE, 1)
+    return "data:image/svg+xml;base64," + base64.b64encode(styled.encode()).decode()
+
+
 def _maps_html(maps: Maps) -> str:
     return render_to_string(
         "events/print_sheets.html",
-        {"maps_only": [maps.pictures[key] for key in maps.order]},
+        {"maps_only": [map_image(maps.pictures[key]) for key in maps.order]},
     )
 
 
