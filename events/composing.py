@@ -1,11 +1,11 @@
-"""Put each table's map on its sheets without laying it out once per sheet.
+"""Put what repeats on the table sheets on them without laying it out once per sheet.
 
-WeasyPrint lays out and draws an inline SVG map every time it appears: a table map costs
-about a third of a second, and a round's sheets repeat the same few tables. So the maps are
-rendered once each, on pages of their own, and every sheet page draws its table's map page
-as a form XObject (a drawing defined once in the file and placed by reference). Both
-documents use the same page size and put the map in the same box, so the map lands where
-the sheet left room for it.
+WeasyPrint lays out a table map (a third of a second) and a list's summary every time they
+appear, and a round's sheets repeat the same few tables, the event's sheets the same
+players' lists. So each is rendered once, on a "stamp" page of its own, and every sheet page
+draws the stamps it needs as form XObjects (drawings defined once in the file and placed by
+reference), moved sideways where needed. The stamps' pages and the sheets have the same page
+size and boxes, so each stamp lands where the sheet left room for it.
 """
 
 from __future__ import annotations
@@ -40,52 +40,60 @@ def _contents(page: DictionaryObject) -> list[object]:
     return list(resolved) if isinstance(resolved, ArrayObject) else [contents]
 
 
+Placement = tuple[int, float]  # a page of the stamps, and how far right to move it (pt)
+
+
+def _form(writer: PdfWriter, source: DictionaryObject) -> IndirectObject:
+    """A page of the stamps as a form XObject in ``writer``'s file."""
+    form = DecodedStreamObject()
+    form.set_data(b"\n".join(part.get_object().get_data() for part in _contents(source)))
+    form[NameObject("/Type")] = NameObject("/XObject")
+    form[NameObject("/Subtype")] = NameObject("/Form")
+    box = source.mediabox
+    form[NameObject("/BBox")] = ArrayObject([NumberObject(0), NumberObject(0), box[2], box[3]])
+    form[NameObject("/Resources")] = source["/Resources"].get_object().clone(writer)
+    return writer._add_object(form)
+
+
 def compose(
-    leading: bytes | None, sheets: bytes, maps: bytes, map_of_sheet: Sequence[int | None]
+    leading: bytes | None,
+    sheets: bytes,
+    stamps: bytes,
+    placements: Sequence[Sequence[Placement]],
 ) -> bytes:
     """``leading`` pages (rosters) as they are, then the ``sheets`` pages, sheet ``i``
-    carrying page ``map_of_sheet[i]`` of ``maps`` (None: no map)."""
+    carrying the pages of ``stamps`` that ``placements[i]`` names, each moved right by its
+    offset."""
     sheet_reader = PdfReader(io.BytesIO(sheets))
-    if len(sheet_reader.pages) != len(map_of_sheet):
+    if len(sheet_reader.pages) != len(placements):
         raise CompositionError(
-            f"{len(sheet_reader.pages)} sheet pages for {len(map_of_sheet)} sheets"
+            f"{len(sheet_reader.pages)} sheet pages for {len(placements)} sheets"
         )
     writer = PdfWriter()
     if leading is not None:
         writer.append(PdfReader(io.BytesIO(leading)))
     first_sheet = len(writer.pages)
     writer.append(sheet_reader)
-    map_reader = PdfReader(io.BytesIO(maps)) if maps else None
+    stamp_reader = PdfReader(io.BytesIO(stamps)) if stamps else None
     forms: dict[int, IndirectObject] = {}
-    for offset, map_index in enumerate(map_of_sheet):
-        if map_index is None or map_reader is None:
+    for offset, placed in enumerate(placements):
+        if not placed or stamp_reader is None:
             continue
-        if map_index not in forms:
-            source = map_reader.pages[map_index]
-            form = DecodedStreamObject()
-            form.set_data(b"\n".join(part.get_object().get_data() for part in _contents(source)))
-            form[NameObject("/Type")] = NameObject("/XObject")
-            form[NameObject("/Subtype")] = NameObject("/Form")
-            box = source.mediabox
-            form[NameObject("/BBox")] = ArrayObject(
-                [NumberObject(0), NumberObject(0), box[2], box[3]]
-            )
-            form[NameObject("/Resources")] = source["/Resources"].get_object().clone(writer)
-            forms[map_index] = writer._add_object(form)
         page = writer.pages[first_sheet + offset]
         resources = page["/Resources"].get_object()
         if "/XObject" not in resources:
             resources[NameObject("/XObject")] = DictionaryObject()
-        name = f"/EventMap{map_index}"
-        resources["/XObject"].get_object()[NameObject(name)] = forms[map_index]
-        # The sheet's own drawing leaves its transformation in place: wrap it, so the map
-        # is drawn in the page's plain coordinates, exactly as on its own page.
+        drawing = [b"Q"]
+        for index, dx in placed:
+            if index not in forms:
+                forms[index] = _form(writer, stamp_reader.pages[index])
+            name = f"/EventStamp{index}"
+            resources["/XObject"].get_object()[NameObject(name)] = forms[index]
+            drawing.append(f"q 1 0 0 1 {dx:.2f} 0 cm {name} Do Q".encode())
+        # The sheet's own drawing leaves its transformation in place: wrap it, so the stamps
+        # are drawn in the page's plain coordinates, exactly as on their own pages.
         page[NameObject("/Contents")] = ArrayObject(
-            [
-                _stream(writer, b"q"),
-                *_contents(page),
-                _stream(writer, f"Q q {name} Do Q".encode()),
-            ]
+            [_stream(writer, b"q"), *_contents(page), _stream(writer, b" ".join(drawing))]
         )
     out = io.BytesIO()
     writer.write(out)

@@ -210,12 +210,14 @@ def _rosters_html(event: Event, entries: list[Entry], request: HttpRequest) -> s
 def _sheets_html(event: Event, sheets: list[TableSheet], maps: Maps, inline: bool) -> str:
     return render_to_string(
         "events/print_sheets.html",
-        {"event": event, "sheets": sheets, "maps": maps.pictures, "inline_maps": inline},
+        {"event": event, "sheets": sheets, "maps": maps.pictures, "inline": inline},
     )
 
 
 # Inside an image the page's styles do not reach the map: its labels' sizes go with it.
 MAP_STYLE = "<style>.coord{font-size:10px}.edge-label{font-size:10px;font-weight:700}</style>"
+# Side B's summary is side A's stamp moved right by 96 mm (108 mm - 12 mm), in points.
+SIDE_B_OFFSET = 96 * 72 / 25.4
 
 
 def map_image(picture: str) -> str:
@@ -225,11 +227,40 @@ def map_image(picture: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(styled.encode()).decode()
 
 
-def _maps_html(maps: Maps) -> str:
-    return render_to_string(
-        "events/print_sheets.html",
-        {"maps_only": [map_image(maps.pictures[key]) for key in maps.order]},
-    )
+@dataclass
+class Stamps:
+    """What the sheets repeat, each laid out once (events/composing.py): the distinct maps,
+    then each player's list in short."""
+
+    maps: list[str]
+    sides: list[SheetSide]
+    placements: list[list[tuple[int, float]]]
+
+    @classmethod
+    def of(cls, sheets: list[TableSheet], maps: Maps) -> Stamps:
+        sides: dict[int, int] = {}
+        ordered: list[SheetSide] = []
+        for sheet in sheets:
+            for side in sheet.sides:
+                if side.snapshot.sheet is not None and side.entry.pk not in sides:
+                    sides[side.entry.pk] = len(maps.order) + len(ordered)
+                    ordered.append(side)
+        placements = []
+        for sheet in sheets:
+            placed: list[tuple[int, float]] = []
+            if sheet.map_key:
+                placed.append((maps.order.index(sheet.map_key), 0.0))
+            for offset, side in zip((0.0, SIDE_B_OFFSET), sheet.sides, strict=True):
+                if side.entry.pk in sides:
+                    placed.append((sides[side.entry.pk], offset))
+            placements.append(placed)
+        return cls([map_image(maps.pictures[k]) for k in maps.order], ordered, placements)
+
+    def html(self, event: Event) -> str:
+        return render_to_string(
+            "events/print_sheets.html",
+            {"event": event, "stamp_maps": self.maps, "stamp_sides": self.sides, "stamps": True},
+        )
 
 
 def _cached(parts: list[str], render: Callable[[], bytes]) -> bytes:
@@ -252,23 +283,23 @@ def event_pdf(
     maps = Maps()
     sheets = table_sheets(event, rounds, maps)
     sheets_html = _sheets_html(event, sheets, maps, inline=False) if sheets else ""
-    maps_html = _maps_html(maps) if maps.order else ""
+    stamps = Stamps.of(sheets, maps)
+    stamps_html = stamps.html(event) if stamps.placements and any(stamps.placements) else ""
 
     def render() -> bytes:
         if not sheets:
             return render_pdf(rosters or _empty(event))
         leading = render_pdf(rosters) if rosters else None
         sheet_pdf = render_pdf(sheets_html)
-        map_pdf = render_pdf(maps_html) if maps_html else b""
-        placed = [maps.order.index(s.map_key) if s.map_key else None for s in sheets]
+        stamp_pdf = render_pdf(stamps_html) if stamps_html else b""
         try:
-            return compose(leading, sheet_pdf, map_pdf, placed)
+            return compose(leading, sheet_pdf, stamp_pdf, stamps.placements)
         except CompositionError:
-            # A sheet ran over its page: draw the maps inline instead (slower, still right).
+            # A sheet ran over its page: lay everything out inline (slower, still right).
             inline = render_pdf(_sheets_html(event, sheets, maps, inline=True))
-            return compose(leading, inline, b"", [None] * len(_page_count(inline)))
+            return compose(leading, inline, b"", [[] for _ in _page_count(inline)])
 
-    return _cached([rosters, sheets_html, maps_html], render)
+    return _cached([rosters, sheets_html, stamps_html], render)
 
 
 def _page_count(pdf: bytes) -> range:
