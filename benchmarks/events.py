@@ -3,7 +3,11 @@ per round) of an 8-player, 3-round event on a pack of 4 tables. Target: at most 
 
 Run with `make bench`. Django's test client against a throw-away SQLite database: server
 time (view, engine, templates, WeasyPrint, composition), no network. Each run clears the
-cache first, so the figure is a first download.
+cache first, so the figure is a first download. Also times the largest parts a bigger event
+prints (24 rosters; 8 table sheets on 8 different maps).
+
+PROFILE=parts prints the time of each WeasyPrint document and of the composition;
+PROFILE=1 a cProfile of one download. SAVE_PDF=path keeps the PDF.
 """
 
 from __future__ import annotations

@@ -135,3 +135,11 @@ def pack(organizer) -> Pack:
         tables=table_documents(2),
         owner=organizer,
     )
+
+
+@pytest.fixture(autouse=True)
+def no_printed_pdfs_kept():
+    """Each test renders its own PDFs (they are kept per process under a hash of content)."""
+    from django.core.cache import cache
+
+    cache.clear()

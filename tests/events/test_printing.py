@@ -166,3 +166,30 @@ def test_every_roster_carries_its_own_qr_code(rf, locked, event, organizer):
     assert html.count("<svg") == 2
     for entry in locked:
         assert f"http://testserver/events/{event.pk}/lists/{entry.code}/" in html
+
+
+def test_sheets_that_do_not_come_out_one_page_each_are_laid_out_inline(
+    organizer_client, paired, event, monkeypatch
+):
+    calls = []
+    real = printing.compose
+
+    def compose_once(*args):  # type: ignore[no-untyped-def]
+        calls.append(args)
+        if len(calls) == 1:
+            raise printing.CompositionError("2 sheet pages for 1 sheets")
+        return real(*args)
+
+    monkeypatch.setattr(printing, "compose", compose_once)
+    pages = pdf_pages(organizer_client.get(f"/events/{event.pk}/rounds/1/sheets.pdf"))
+    assert len(calls) == 2 and calls[1][2] == b""  # no stamps: everything inline
+    assert "Side A edge" in pages[0] and "Alpha (Medium Infantry)" in pages[0]
+
+
+def test_composition_refuses_sheets_that_are_not_one_page_each():
+    from events.composing import CompositionError, compose
+    from onefinity.downloads import render_pdf
+
+    two_pages = render_pdf("<p>one</p><p style='break-before: page'>two</p>")
+    with pytest.raises(CompositionError):
+        compose(None, two_pages, b"", [[]])
