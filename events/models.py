@@ -191,7 +191,8 @@ class Event(Owned):
 
     def refresh_open_entries(self) -> None:
         """Check again every open entry whose list or rules changed since its snapshot."""
-        for entry in self.entries.filter(locked_at__isnull=True, force__isnull=False):
+        open_entries = self.entries.filter(locked_at__isnull=True, force__isnull=False)
+        for entry in open_entries.select_related("force"):
             entry.follow_live_list(self)
 
 
@@ -495,7 +496,13 @@ class Round(models.Model):
         for document in documents:
             read_table_document(document, rules)  # the contract: what is saved reads back
         with transaction.atomic():
-            in_use = self.pairings.filter(table__gt=len(documents)).order_by("table").first()
+            # Without tables a pairing's table number stands alone (its sheet has no map);
+            # with them, every pairing must be on one of them.
+            in_use = (
+                self.pairings.filter(table__gt=len(documents)).order_by("table").first()
+                if documents
+                else None
+            )
             if in_use is not None:
                 raise EventRefusal(
                     f"Table {in_use.table} has a pairing, and these tables number only "

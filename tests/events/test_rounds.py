@@ -277,3 +277,15 @@ def test_the_round_page_stays_small_for_a_big_event(organizer_client, event, dja
     assert page.status_code == 200
     assert len(page.content) < 120_000
     assert page.content.decode().count('<option value="player') == 120
+
+
+def test_tables_can_be_removed_under_pairings(organizer_client, event, four, pack):
+    organizer_client.post(
+        f"/events/{event.pk}/rounds/1/tables/", {"source": "pack", "pack": pack.pk, "version": 0}
+    )
+    import_csv(organizer_client, event, "1,2,alice,bob\n")
+    response = organizer_client.post(
+        f"/events/{event.pk}/rounds/1/tables/", {"source": "none", "version": 1}
+    )
+    assert response.status_code == 302
+    assert event.rounds.get(number=1).tables == [] and Pairing.objects.count() == 1
