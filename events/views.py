@@ -656,10 +656,16 @@ def round_pairings(request: HtmxHttpRequest, event_id: int, round_number: int) -
     round_ = _round(event, round_number)
     players, names = _players_by_name(event)
     raw = []
-    try:
-        count = min(int(request.POST.get("rows", "0")), MAX_TABLES_PER_ROUND)
-    except ValueError:
-        count = 0
+    rows_sent = request.POST.get("rows", "")
+    if not (
+        rows_sent.isascii()
+        and rows_sent.isdigit()
+        and 1 <= int(rows_sent[:4]) <= MAX_TABLES_PER_ROUND
+    ):
+        return _round_refused(
+            request, event, round_, ["The form came incomplete: reload the page and try again."]
+        )
+    count = int(rows_sent)
     for index in range(count):
         a = request.POST.get(f"a-{index}", "")
         b = request.POST.get(f"b-{index}", "")
