@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "onefinity",
     "forcebuilder",
     "tablegen",
+    "events",
 ]
 
 MIDDLEWARE = [

@@ -7,6 +7,7 @@ urlpatterns = [
     path("", include("onefinity.urls")),
     path("", include("forcebuilder.urls")),
     path("", include("tablegen.urls")),
+    path("", include("events.urls")),
     path("accounts/signup/", signup, name="signup"),
     # Every view that checks a password or sends a reset e-mail is limited (onefinity.attempts);
     # these come before django.contrib.auth.urls so that they take its names.

@@ -1,0 +1,112 @@
+"""Events in the account pages: what the export holds, what deleting the account does.
+
+onefinity/account_data.py calls these (wired by the lead):
+- ``export_account(user)`` is the "events" part of the export file;
+- ``deletion_summary(user)`` lines for the confirmation page;
+- ``delete_account_data(user)`` before the user is deleted (the cascade would do the same;
+  doing it first, in one transaction, keeps it explicit and testable).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from events.models import Entry, Event
+
+EVENTS_EXPORT_FORMAT = "onefinity-events"
+
+
+def _entry_document(entry: Entry) -> dict[str, Any]:
+    return {
+        "player": entry.player_name,
+        "joined": entry.joined_at.isoformat(),
+        "submitted": entry.submitted_at.isoformat() if entry.submitted_at else None,
+        "locked": entry.locked_at.isoformat() if entry.locked_at else None,
+        "legal": entry.legal,
+        "points": entry.points,
+        "issues": entry.issues,
+        # The force document as submitted (as stored, even if it no longer reads).
+        "list": entry.document,
+    }
+
+
+def export_account(user: Any) -> dict[str, Any]:
+    """Events organized (settings, players' entries with their submitted lists, rounds,
+    tables and pairings) and entries made in other people's events."""
+    organized = []
+    for event in Event.objects.filter(owner=user).prefetch_related(
+        "entries__player",
+        "rounds__pairings__player_a__player",
+        "rounds__pairings__player_b__player",
+    ):
+        organized.append(
+            {
+                "name": event.name,
+                "date": event.date.isoformat(),
+                "points_limit": event.points_limit,
+                "ruleset": event.ruleset_version,
+                "rounds": event.round_count,
+                "notes": event.notes,
+                "locked": event.locked_at.isoformat() if event.locked_at else None,
+                "lists_published": event.lists_published,
+                "entries": [_entry_document(entry) for entry in event.entries.all()],
+                "round_tables": [
+                    {
+                        "round": round_.number,
+                        "published": round_.published,
+                        "tables": round_.tables,
+                        "pairings": [
+                            {
+                                "table": p.table,
+                                "player_a": p.player_a.player_name,
+                                "player_b": p.player_b.player_name,
+                            }
+                            for p in round_.pairings.all()
+                        ],
+                    }
+                    for round_ in event.rounds.all()
+                ],
+            }
+        )
+    entries = [
+        {"event": entry.event.name, "date": entry.event.date.isoformat(), **_entry_document(entry)}
+        for entry in Entry.objects.filter(player=user).select_related("event", "player")
+    ]
+    return {
+        "format": EVENTS_EXPORT_FORMAT,
+        "version": 1,
+        "organized": organized,
+        "entries": entries,
+    }
+
+
+def deletion_summary(user: Any) -> list[str]:
+    """What deleting this account does to events, one sentence each (empty: nothing)."""
+    lines = []
+    for event in Event.objects.filter(owner=user):
+        players = event.entries.exclude(player=user).count()
+        lines.append(
+            f"Your event {event.name} ({event.date:%d %b %Y}) is deleted"
+            + (
+                f", with the entries and lists of its {players} other player{'s' if players != 1 else ''}."
+                if players
+                else "."
+            )
+        )
+    for entry in (
+        Entry.objects.filter(player=user).exclude(event__owner=user).select_related("event")
+    ):
+        lines.append(
+            f"Your entry in {entry.event.name} is withdrawn"
+            + (" (its organizer loses your locked list)." if entry.locked else ".")
+        )
+    return lines
+
+
+def delete_account_data(user: Any) -> None:
+    """Withdraw the user's entries and delete the events they organize."""
+    with transaction.atomic():
+        Entry.objects.filter(player=user).delete()
+        Event.objects.filter(owner=user).delete()

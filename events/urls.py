@@ -1,0 +1,64 @@
+from django.urls import path
+
+from events import views
+
+app_name = "events"
+
+# Arguments are named event_id, entry_id, round_number, join_code and list_code: the
+# site-wide ownership walk (tests/site/test_ownership_walk.py) knows forces' and tables'
+# `pk` and `code`; tests/events/test_access.py walks these with the four event personas.
+urlpatterns = [
+    path("events/", views.my_events, name="mine"),
+    path("events/new/", views.event_new, name="new"),
+    path("events/join/<str:join_code>/", views.join, name="join"),
+    path("events/join/<str:join_code>/signup/", views.join_signup, name="join-signup"),
+    path("events/<int:event_id>/", views.dashboard, name="dashboard"),
+    path("events/<int:event_id>/edit/", views.event_edit, name="edit"),
+    path("events/<int:event_id>/delete/", views.event_delete, name="delete"),
+    path("events/<int:event_id>/join-link/", views.join_link, name="join-link"),
+    path("events/<int:event_id>/join-qr.svg", views.join_qr, name="join-qr"),
+    path("events/<int:event_id>/lock/", views.event_lock, name="lock"),
+    path("events/<int:event_id>/publish/", views.event_publish, name="publish"),
+    path(
+        "events/<int:event_id>/players/<int:entry_id>/lock/", views.player_lock, name="player-lock"
+    ),
+    path(
+        "events/<int:event_id>/players/<int:entry_id>/remove/",
+        views.player_remove,
+        name="player-remove",
+    ),
+    path("events/<int:event_id>/rosters.pdf", views.rosters_pdf, name="rosters-pdf"),
+    path("events/<int:event_id>/event.pdf", views.event_pdf, name="event-pdf"),
+    path("events/<int:event_id>/lists.csv", views.lists_csv, name="lists-csv"),
+    path("events/<int:event_id>/lists.zip", views.lists_zip, name="lists-zip"),
+    path("events/<int:event_id>/pairings/import/", views.pairings_import, name="pairings-import"),
+    path("events/<int:event_id>/rounds/", views.published_rounds, name="rounds"),
+    path("events/<int:event_id>/rounds/<int:round_number>/", views.round_detail, name="round"),
+    path(
+        "events/<int:event_id>/rounds/<int:round_number>/tables/",
+        views.round_tables,
+        name="round-tables",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:round_number>/pairings/",
+        views.round_pairings,
+        name="round-pairings",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:round_number>/publish/",
+        views.round_publish,
+        name="round-publish",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:round_number>/sheets.pdf",
+        views.round_sheets_pdf,
+        name="round-sheets-pdf",
+    ),
+    path("events/<int:event_id>/me/", views.me, name="me"),
+    path("events/<int:event_id>/me/submit/", views.submit, name="submit"),
+    path("events/<int:event_id>/me/new-list/", views.new_list, name="new-list"),
+    path("events/<int:event_id>/me/withdraw/", views.withdraw, name="withdraw"),
+    path("events/<int:event_id>/me/leave/", views.leave, name="leave"),
+    path("events/<int:event_id>/lists/", views.reveal, name="reveal"),
+    path("events/<int:event_id>/lists/<str:list_code>/", views.snapshot, name="snapshot"),
+]
