@@ -28,10 +28,14 @@ MAX_TROOPERS = 30
 MAX_TROOPERS_PER_UNIT = MAX_TROOPERS
 MAX_ITEMS_PER_LIST = 10
 MAX_POINTS_LIMIT = 10_000
+# A unit's or trooper's own id (``"id"``): short, and safe in a link, an HTML id and a
+# form field as it is, since the editor addresses units and troopers by it.
+MAX_KEY_LENGTH = 16
+KEY_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 
 _FORCE_KEYS = ("format", "version", "name", "faction", "ruleset", "points_limit", "units")
-_UNIT_KEYS = ("type", "name", "skills", "troopers")
-_TROOPER_KEYS = ("class", "name", "weapons", "equipment", "abilities")
+_UNIT_KEYS = ("id", "type", "name", "skills", "troopers")
+_TROOPER_KEYS = ("id", "class", "name", "weapons", "equipment", "abilities")
 
 
 class ForceDocumentError(ValueError):
@@ -50,6 +54,9 @@ class TrooperSpec:
     weapons: tuple[str, ...] = ()
     equipment: tuple[str, ...] = ()
     abilities: tuple[str, ...] = ()
+    # The trooper's own id within its list ("" when the document gives none): it stays the
+    # same through every edit, so a page can point at "this trooper" after others move.
+    id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +65,7 @@ class UnitSpec:
     name: str = ""
     troopers: tuple[TrooperSpec, ...] = ()
     skills: tuple[str, ...] = ()
+    id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +133,19 @@ def _id(value: object, path: str) -> str:
     return _checked(value, path, MAX_ID_LENGTH, True)
 
 
+def _key(value: object, path: str) -> str:
+    """A unit's or trooper's own id: optional, at most MAX_KEY_LENGTH letters, digits,
+    '-' or '_' (the shared text rule first, so a control character gets its usual message)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ForceDocumentError(path, f"expected text (an id), got {_type_name(value)}")
+    _checked(value, path, MAX_KEY_LENGTH, True)
+    if not KEY_CHARACTERS.issuperset(value):
+        raise ForceDocumentError(path, "may hold only letters, digits, '-' and '_'")
+    return value
+
+
 def _ids(value: object, path: str) -> tuple[str, ...]:
     if value is None:
         return ()
@@ -147,6 +168,7 @@ def _trooper(value: object, path: str) -> TrooperSpec:
     raw = _object(value, path, _TROOPER_KEYS)
     trooper_class = raw.get("class")
     return TrooperSpec(
+        id=_key(raw.get("id"), f"{path}.id"),
         trooper_class=(
             DEFAULT_CLASS if trooper_class is None else _id(trooper_class, f"{path}.class")
         ),
@@ -163,6 +185,7 @@ def _unit(value: object, path: str) -> UnitSpec:
         raise ForceDocumentError(f"{path}.type", "missing: every unit needs a unit type")
     troopers = _list(raw.get("troopers", []), f"{path}.troopers", MAX_TROOPERS_PER_UNIT)
     return UnitSpec(
+        id=_key(raw.get("id"), f"{path}.id"),
         type=_id(raw["type"], f"{path}.type"),
         name=_text(raw.get("name"), f"{path}.name", MAX_NAME_LENGTH, False),
         skills=_ids(raw.get("skills"), f"{path}.skills"),
@@ -206,13 +229,36 @@ def read_force_document(document: object) -> ForceSpec:
         raise ForceDocumentError(
             "units", f"has {troopers} troopers in all; a document holds at most {MAX_TROOPERS}"
         )
-    return ForceSpec(
+    force = ForceSpec(
         name=_text(raw["name"], "name", MAX_NAME_LENGTH, True),
         faction=_id(raw["faction"], "faction"),
         ruleset=None if ruleset is None else _id(ruleset, "ruleset"),
         points_limit=points_limit,
         units=tuple(_unit(u, f"units[{i}]") for i, u in enumerate(units)),
     )
+    _check_keys_unique(force)
+    return force
+
+
+def _check_keys_unique(force: ForceSpec) -> None:
+    """An id names one unit or trooper: two with the same id would make "this trooper"
+    ambiguous, so such a document is refused, naming both."""
+    seen: dict[str, str] = {}
+    for u, unit in enumerate(force.units):
+        owners = [(f"units[{u}]", unit.id)]
+        owners += [
+            (f"units[{u}].troopers[{t}]", trooper.id) for t, trooper in enumerate(unit.troopers)
+        ]
+        for path, key in owners:
+            if not key:
+                continue
+            if key in seen:
+                raise ForceDocumentError(
+                    f"{path}.id",
+                    f"{key!r} is already the id of {seen[key]}; each unit and trooper needs "
+                    "its own id (or none)",
+                )
+            seen[key] = path
 
 
 def force_document(force: ForceSpec) -> dict[str, Any]:
@@ -229,14 +275,16 @@ def force_document(force: ForceSpec) -> dict[str, Any]:
         document["points_limit"] = force.points_limit
     units = []
     for unit in force.units:
-        unit_document: dict[str, Any] = {"type": unit.type}
+        unit_document: dict[str, Any] = {"id": unit.id} if unit.id else {}
+        unit_document["type"] = unit.type
         if unit.name:
             unit_document["name"] = unit.name
         if unit.skills:
             unit_document["skills"] = list(unit.skills)
         troopers = []
         for trooper in unit.troopers:
-            trooper_document: dict[str, Any] = {"class": trooper.trooper_class}
+            trooper_document: dict[str, Any] = {"id": trooper.id} if trooper.id else {}
+            trooper_document["class"] = trooper.trooper_class
             if trooper.name:
                 trooper_document["name"] = trooper.name
             for key in ("weapons", "equipment", "abilities"):

@@ -15,8 +15,10 @@ from onefinity.rules.force import (
     DEFAULT_CLASS,
     FORCE_FORMAT,
     FORCE_VERSION,
+    KEY_CHARACTERS,
     MAX_ID_LENGTH,
     MAX_ITEMS_PER_LIST,
+    MAX_KEY_LENGTH,
     MAX_NAME_LENGTH,
     MAX_POINTS_LIMIT,
     MAX_TROOPERS,
@@ -32,6 +34,23 @@ UNKNOWN_ID = "unknown"
 class _Repair:
     def __init__(self) -> None:
         self.changes: list[str] = []
+        self.keys: set[str] = set()
+
+    def key(self, value: object, path: str) -> str | None:
+        """A unit's or trooper's own id, kept when it reads and is not taken; else dropped
+        (the editor gives the unit or trooper a new one on its next save)."""
+        if value is None:
+            return None
+        if (
+            isinstance(value, str)
+            and 0 < len(value) <= MAX_KEY_LENGTH
+            and KEY_CHARACTERS.issuperset(value)
+            and value not in self.keys
+        ):
+            self.keys.add(value)
+            return value
+        self.changes.append(f"{path}: not a usable id, dropped")
+        return None
 
     def text(self, value: object, path: str, limit: int, exact: bool) -> str:
         if value is None:
@@ -73,7 +92,11 @@ class _Repair:
         raw = value if isinstance(value, dict) else {}
         if not isinstance(value, dict):
             self.changes.append(f"{path}: not a trooper, made a plain trooper")
-        trooper: dict[str, Any] = {
+        trooper: dict[str, Any] = {}
+        key = self.key(raw.get("id"), f"{path}.id")
+        if key is not None:
+            trooper["id"] = key
+        trooper |= {
             "class": self.ident(raw.get("class", DEFAULT_CLASS), f"{path}.class") or DEFAULT_CLASS,
             "name": self.text(raw.get("name"), f"{path}.name", MAX_NAME_LENGTH, exact=False),
         }
@@ -91,7 +114,11 @@ class _Repair:
             self.changes.append(
                 f"{path}.troopers: kept {room} of {len(troopers)} (a list holds at most {MAX_TROOPERS})"
             )
-        return {
+        unit: dict[str, Any] = {}
+        key = self.key(value.get("id"), f"{path}.id")
+        if key is not None:
+            unit["id"] = key
+        return unit | {
             "type": self.ident(value.get("type"), f"{path}.type") or UNKNOWN_ID,
             "name": self.text(value.get("name"), f"{path}.name", MAX_NAME_LENGTH, exact=False),
             "skills": self.ids(value.get("skills"), f"{path}.skills"),

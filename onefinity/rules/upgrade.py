@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from onefinity.rules.force import ForceSpec, TrooperSpec, UnitSpec
+from onefinity.rules.force import ForceSpec
 from onefinity.rules.ruleset import Ruleset
 from onefinity.rules.validation import Issue, validate_force
 
@@ -61,15 +61,14 @@ def move_force(force: ForceSpec, old: Ruleset, new: Ruleset) -> RulesetMove:
             result.append(item)
         return tuple(result)
 
+    # replace() keeps everything not renamed, the units' and troopers' ids included.
     units = tuple(
-        UnitSpec(
-            type=unit.type,
-            name=unit.name,
+        replace(
+            unit,
             skills=renamed("skills", unit.skills),
             troopers=tuple(
-                TrooperSpec(
-                    trooper_class=t.trooper_class,
-                    name=t.name,
+                replace(
+                    t,
                     weapons=renamed("weapons", t.weapons),
                     equipment=renamed("equipment", t.equipment),
                     abilities=renamed("abilities", t.abilities),
