@@ -5,6 +5,7 @@ questions about force lists and card draws.
 """
 
 from onefinity.rules.cards import CardOddsError, ExchangeOdds, exchange_odds
+from onefinity.rules.choices import added_errors
 from onefinity.rules.force import (
     ForceDocumentError,
     ForceSpec,
@@ -38,6 +39,7 @@ __all__ = [
     "TrooperProfile",
     "TrooperSpec",
     "UnitSpec",
+    "added_errors",
     "allowed_entries",
     "check_force",
     "check_force_document",
