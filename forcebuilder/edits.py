@@ -3,10 +3,15 @@
 Indices come from the browser, so each is checked: a bad one raises EditError with a
 message for the player, and nothing changes. Whether the result is legal is not checked
 here; the rules engine reports that.
+
+Units and troopers keep their ids through every edit; whatever an edit creates (a new
+unit, a new trooper, a copy) gets ids of its own from ``new_key``.
 """
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Iterable
 from dataclasses import replace
 
 from onefinity.rules import ForceSpec, TrooperSpec, UnitSpec
@@ -19,9 +24,54 @@ from onefinity.rules.force import (
 from onefinity.rules.ruleset import Ruleset
 from onefinity.rules.text import normalize_name, text_problem
 
+# Ids the editor makes: 6 characters without look-alikes (no 0/o, 1/l): 32^6, about a
+# billion, so a clash inside one list is rare, and re-drawn when it happens.
+KEY_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+KEY_LENGTH = 6
+ITEM_KINDS = ("weapons", "equipment", "abilities")
+
 
 class EditError(ValueError):
     pass
+
+
+# --- ids ------------------------------------------------------------------------------------
+
+
+def keys_of(force: ForceSpec) -> set[str]:
+    """Every id the force's units and troopers carry."""
+    keys = {unit.id for unit in force.units}
+    keys |= {trooper.id for unit in force.units for trooper in unit.troopers}
+    keys.discard("")
+    return keys
+
+
+def new_key(taken: set[str]) -> str:
+    """A fresh id, not in ``taken``, which it joins."""
+    while True:
+        key = "".join(secrets.choice(KEY_ALPHABET) for _ in range(KEY_LENGTH))
+        if key not in taken:
+            taken.add(key)
+            return key
+
+
+def with_keys(force: ForceSpec) -> ForceSpec:
+    """The force with an id on every unit and trooper: those it has are kept."""
+    if all(unit.id and all(t.id for t in unit.troopers) for unit in force.units):
+        return force
+    taken = keys_of(force)
+    units = []
+    for unit in force.units:
+        troopers = tuple(t if t.id else replace(t, id=new_key(taken)) for t in unit.troopers)
+        units.append(replace(unit, id=unit.id or new_key(taken), troopers=troopers))
+    return replace(force, units=tuple(units))
+
+
+def _fresh_troopers(troopers: Iterable[TrooperSpec], taken: set[str]) -> tuple[TrooperSpec, ...]:
+    return tuple(replace(t, id=new_key(taken)) for t in troopers)
+
+
+# --- where things are -----------------------------------------------------------------------
 
 
 def _unit_at(force: ForceSpec, unit: int) -> UnitSpec:
@@ -64,6 +114,9 @@ def _room_for(force: ForceSpec, troopers: int) -> None:
         raise EditError(f"A list holds at most {MAX_TROOPERS} troopers.")
 
 
+# --- the list -------------------------------------------------------------------------------
+
+
 def rename_force(force: ForceSpec, name: str) -> ForceSpec:
     name = _clean_name(name, "list")
     if not name:
@@ -83,6 +136,9 @@ def set_faction(force: ForceSpec, faction: str, ruleset: Ruleset) -> ForceSpec:
     return replace(force, faction=faction)
 
 
+# --- units ----------------------------------------------------------------------------------
+
+
 def add_unit(force: ForceSpec, unit_type: str, ruleset: Ruleset) -> ForceSpec:
     """A new unit of the type's minimum size, so it starts legal."""
     kind = ruleset.unit_types.get(unit_type)
@@ -91,7 +147,12 @@ def add_unit(force: ForceSpec, unit_type: str, ruleset: Ruleset) -> ForceSpec:
     if len(force.units) >= MAX_UNITS:
         raise EditError(f"A list holds at most {MAX_UNITS} units.")
     _room_for(force, kind.min_troopers)
-    unit = UnitSpec(type=unit_type, troopers=tuple(TrooperSpec() for _ in range(kind.min_troopers)))
+    taken = keys_of(force)
+    unit = UnitSpec(
+        type=unit_type,
+        troopers=_fresh_troopers((TrooperSpec() for _ in range(kind.min_troopers)), taken),
+        id=new_key(taken),
+    )
     return replace(force, units=(*force.units, unit))
 
 
@@ -105,7 +166,30 @@ def duplicate_unit(force: ForceSpec, unit: int) -> ForceSpec:
     if len(force.units) >= MAX_UNITS:
         raise EditError(f"A list holds at most {MAX_UNITS} units.")
     _room_for(force, len(original.troopers))
-    return replace(force, units=(*force.units[: unit + 1], original, *force.units[unit + 1 :]))
+    taken = keys_of(force)
+    copy = replace(original, id=new_key(taken), troopers=_fresh_troopers(original.troopers, taken))
+    return replace(force, units=(*force.units[: unit + 1], copy, *force.units[unit + 1 :]))
+
+
+def split_unit(force: ForceSpec, unit: int) -> ForceSpec:
+    """Move the second half of a unit's troopers into a new unit of the same type, right
+    after it (the troopers keep their ids: they are the same troopers)."""
+    original = _unit_at(force, unit)
+    if len(original.troopers) < 2:
+        raise EditError("A unit of fewer than 2 troopers cannot be split.")
+    if len(force.units) >= MAX_UNITS:
+        raise EditError(f"A list holds at most {MAX_UNITS} units.")
+    keep = (len(original.troopers) + 1) // 2
+    name = f"{original.name} 2"[:MAX_NAME_LENGTH] if original.name else ""
+    second = UnitSpec(
+        type=original.type,
+        name=name,
+        troopers=original.troopers[keep:],
+        skills=original.skills,
+        id=new_key(keys_of(force)),
+    )
+    first = replace(original, troopers=original.troopers[:keep])
+    return replace(force, units=(*force.units[:unit], first, second, *force.units[unit + 1 :]))
 
 
 def rename_unit(force: ForceSpec, unit: int, name: str) -> ForceSpec:
@@ -116,10 +200,14 @@ def set_unit_skills(force: ForceSpec, unit: int, skills: list[str]) -> ForceSpec
     return _with_unit(force, unit, replace(_unit_at(force, unit), skills=_items(skills)))
 
 
+# --- troopers -------------------------------------------------------------------------------
+
+
 def add_trooper(force: ForceSpec, unit: int) -> ForceSpec:
     original = _unit_at(force, unit)
     _room_for(force, 1)
-    return _with_unit(force, unit, replace(original, troopers=(*original.troopers, TrooperSpec())))
+    trooper = TrooperSpec(id=new_key(keys_of(force)))
+    return _with_unit(force, unit, replace(original, troopers=(*original.troopers, trooper)))
 
 
 def remove_trooper(force: ForceSpec, unit: int, trooper: int) -> ForceSpec:
@@ -133,7 +221,9 @@ def remove_trooper(force: ForceSpec, unit: int, trooper: int) -> ForceSpec:
 
 
 def duplicate_trooper(force: ForceSpec, unit: int, trooper: int) -> ForceSpec:
-    copy = _trooper_at(force, unit, trooper)
+    """Another trooper like this one (its own id), right after it."""
+    original = _trooper_at(force, unit, trooper)
+    copy = replace(original, id=new_key(keys_of(force)))
     troopers = force.units[unit].troopers
     _room_for(force, 1)
     return _with_unit(
@@ -172,6 +262,33 @@ def set_loadout(
         original, weapons=_items(weapons), equipment=_items(equipment), abilities=_items(abilities)
     )
     return _with_trooper(force, unit, trooper, changed)
+
+
+def remove_item(
+    force: ForceSpec, unit: int, trooper: int | None, kind: str, item: str
+) -> ForceSpec:
+    """Take one item off a trooper (``kind`` weapons, equipment or abilities) or a skill off
+    a unit (``trooper`` None, ``kind`` skills): its last copy, so of an item listed twice
+    the second goes."""
+    if trooper is None:
+        if kind != "skills":
+            raise EditError("That is not something a unit carries.")
+        original_unit = _unit_at(force, unit)
+        return _with_unit(
+            force, unit, replace(original_unit, skills=_without(original_unit.skills, item))
+        )
+    if kind not in ITEM_KINDS:
+        raise EditError("That is not something a trooper carries.")
+    original = _trooper_at(force, unit, trooper)
+    changed = replace(original, **{kind: _without(getattr(original, kind), item)})
+    return _with_trooper(force, unit, trooper, changed)
+
+
+def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
+    if item not in items:
+        raise EditError("That item is no longer there; reload the page.")
+    last = len(items) - 1 - items[::-1].index(item)
+    return items[:last] + items[last + 1 :]
 
 
 def _items(ids: list[str]) -> tuple[str, ...]:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import models, transaction
@@ -8,6 +8,7 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
+from forcebuilder.edits import with_keys
 from onefinity.ownership import (  # noqa: F401  (new_share_code: the 0001 migration)
     DamagedRecord,
     Owned,
@@ -22,6 +23,16 @@ from onefinity.rules.repair import repair_force_document
 
 # How many past versions of a list are kept for undo.
 KEPT_REVISIONS = 100
+# How long the description of an edit may be ("add a trooper to Alpha").
+DESCRIPTION_LENGTH = 200
+
+
+@dataclass(frozen=True)
+class History:
+    """What undo and redo would do: the edits' descriptions, None when there is none."""
+
+    undo: str | None
+    redo: str | None
 
 
 class ForceQuerySet(OwnedQuerySet["Force"]):
@@ -95,8 +106,9 @@ class Force(Owned, Shareable):
 
     def set_spec(self, spec: ForceSpec) -> None:
         """Take the list's fields from ``spec``, as the reader gives them back: ForceDocumentError
-        (nothing changed) if the document it makes would not read."""
-        document = force_document(spec)
+        (nothing changed) if the document it makes would not read. A unit or trooper without
+        an id gets one (imports, copies, lists saved before ids)."""
+        document = force_document(with_keys(spec))
         document.setdefault("ruleset", self.ruleset_version or None)
         document.setdefault("points_limit", self.points_limit)
         canonical = read_force_document({k: v for k, v in document.items() if v is not None})
@@ -144,42 +156,66 @@ class Force(Owned, Shareable):
         self.revision = new_revision
         self.version = expected + 1
 
-    def record(self, spec: ForceSpec, expected: int | None = None) -> None:
+    def record(self, spec: ForceSpec, expected: int | None = None, description: str = "") -> None:
         """Save an edit as a new revision; edits undone before it can no longer be redone.
 
         `expected` is the version the editing page showed: StaleVersion if the list moved
         on since. ForceDocumentError (nothing saved) if the edit would not read back.
+        `description` says what the edit did, for the undo button ("add a trooper to Alpha").
         """
         expected = self.version if expected is None else expected
         with transaction.atomic():
             self._swap(spec, expected, self.revision + 1)
             self.revisions.filter(number__gte=self.revision).delete()
-            self.revisions.create(number=self.revision, document=self.document())
+            self.revisions.create(
+                number=self.revision,
+                document=self.document(),
+                description=description[:DESCRIPTION_LENGTH],
+            )
             if self.revision % 10 == 0:
                 self.revisions.filter(number__lte=self.revision - KEPT_REVISIONS).delete()
 
-    def step(self, offset: int, expected: int | None = None) -> bool:
-        """Undo (-1) or redo (+1) by moving to a saved revision; False when there is none.
+    def step(self, offset: int, expected: int | None = None) -> str | None:
+        """Undo (-1) or redo (+1) by moving to a saved revision: what was undone or redone
+        (the edit's description), or None when there is nothing to undo or redo.
 
         A saved revision that no longer reads (an older reader's) is repaired on the way."""
         expected = self.version if expected is None else expected
-        target = self.revisions.filter(number=self.revision + offset).first()
+        numbers = (self.revision, self.revision + offset)
+        found = {r.number: r for r in self.revisions.filter(number__in=numbers)}
+        target = found.get(self.revision + offset)
         if target is None:
-            return False
+            return None
+        # Undo takes back the revision shown; redo makes the next one again.
+        stepped = found.get(self.revision) if offset < 0 else target
         spec, _ = repair_force_document(target.document)
         with transaction.atomic():
             self._swap(spec, expected, target.number)
-        return True
+        return (stepped.description if stepped else "") or "the last change"
 
     def repair(self, expected: int | None = None) -> tuple[str, ...]:
         """Mend a list that no longer reads, as a new revision (so undo can take it back);
         what was changed, one line each."""
         spec, changes = repair_force_document(self.document())
-        self.record(spec, expected)
+        self.record(spec, expected, "repair the list")
         return changes
 
     def can_redo(self) -> bool:
         return self.revisions.filter(number=self.revision + 1).exists()
+
+    def history(self) -> History:
+        """What undo and redo would do from here, in one query."""
+        found = dict(
+            self.revisions.filter(number__in=(self.revision, self.revision + 1)).values_list(
+                "number", "description"
+            )
+        )
+        return History(
+            undo=(found.get(self.revision) or "the last change") if self.revision > 0 else None,
+            redo=(found.get(self.revision + 1) or "the next change")
+            if self.revision + 1 in found
+            else None,
+        )
 
     def duplicate(self, **owner: Any) -> Force:
         spec = self.to_spec()
@@ -195,6 +231,9 @@ class ForceRevision(models.Model):
     force = models.ForeignKey(Force, on_delete=models.CASCADE, related_name="revisions")
     number = models.PositiveIntegerField()
     document = models.JSONField()
+    # What the edit that made this revision did, in the player's words ("" for the first
+    # revision and for revisions saved before descriptions were kept).
+    description = models.CharField(max_length=DESCRIPTION_LENGTH, blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import HttpRequest, QueryDict
 
 from forcebuilder.models import Force
 from forcebuilder.sheets import ForceSheet, force_sheet
@@ -52,22 +52,38 @@ class Choice:
 class Attacker:
     profile: TrooperProfile
     weapon: str
+    label: str = ""
 
 
 class OddsPanel:
-    def __init__(self, request: HttpRequest, force: Force, sheet: ForceSheet) -> None:
+    """Attackers and targets are named by trooper keys (ids), never by position: a choice
+    made before a trooper was removed still means the same trooper, or nothing."""
+
+    def __init__(
+        self,
+        request: HttpRequest,
+        force: Force,
+        sheet: ForceSheet,
+        params: QueryDict | None = None,
+    ) -> None:
         self.request = request
         self.force = force
         self.sheet = sheet
-        self.params = request.GET
+        self.params = request.GET if params is None else params
         self.asked = "attacker" in self.params
         self.error = ""
         self.draws: Draws | None = None
         self.result: ExchangeOdds | None = None
 
     @classmethod
-    def from_request(cls, request: HttpRequest, force: Force, sheet: ForceSheet) -> OddsPanel:
-        panel = cls(request, force, sheet)
+    def from_request(
+        cls,
+        request: HttpRequest,
+        force: Force,
+        sheet: ForceSheet,
+        params: QueryDict | None = None,
+    ) -> OddsPanel:
+        panel = cls(request, force, sheet, params)
         if panel.asked:
             panel.compute()
         return panel
@@ -78,22 +94,52 @@ class OddsPanel:
 
     @cached_property
     def _attackers(self) -> dict[str, tuple[Choice, Attacker]]:
+        """Every trooper's every weapon by "trooper key:weapon id"; troopers alike share
+        one choice (the first one's), so the menu names each kind once."""
         attackers = {}
         for unit in self.sheet.units:
-            for trooper in unit.troopers:
-                if trooper.profile is None:
+            group_name = f"{unit.short_label} ({unit.type_name})" if unit.name else unit.short_label
+            for group in unit.groups:
+                profile = group.first.profile
+                if profile is None:
                     continue
-                for weapon in trooper.profile.weapons:
-                    value = f"{unit.index}:{trooper.index}:{weapon.id}"
-                    attackers[value] = (
-                        Choice(value, f"{trooper.label} — {weapon.name}", unit.label),
-                        Attacker(trooper.profile, weapon.id),
+                count = f" \N{MULTIPLICATION SIGN}{group.count}" if group.count > 1 else ""
+                for weapon in profile.weapons:
+                    choice = Choice(
+                        f"{group.key}:{weapon.id}",
+                        f"{group.label}{count}: {weapon.name}",
+                        group_name,
                     )
+                    for member in group.members:
+                        attackers[f"{member.key}:{weapon.id}"] = (
+                            choice,
+                            Attacker(
+                                profile,
+                                weapon.id,
+                                f"{group.label} ({unit.short_label}) with {weapon.name}",
+                            ),
+                        )
         return attackers
 
     @property
     def attacker_choices(self) -> list[Choice]:
-        return [choice for choice, _ in self._attackers.values()]
+        return list({choice.value: choice for choice, _ in self._attackers.values()}.values())
+
+    @property
+    def attacker_value(self) -> str:
+        """The menu's value for the attacker asked for (a trooper alike shares its choice)."""
+        found = self._attackers.get(self.params.get("attacker", ""))
+        return found[0].value if found else ""
+
+    @property
+    def attacker_label(self) -> str:
+        found = self._attackers.get(self.params.get("attacker", ""))
+        return found[1].label if found else ""
+
+    @property
+    def target_label(self) -> str:
+        found = self._targets.get(self.params.get("target", ""))
+        return found[1].name if found else ""
 
     @cached_property
     def _targets(self) -> dict[str, tuple[Choice, Target]]:
@@ -118,28 +164,33 @@ class OddsPanel:
             ruleset = library().get_or_current(other.ruleset_version)
             other_sheet = force_sheet(spec, validate_force(spec, ruleset))
             for unit in other_sheet.units:
-                for trooper in unit.troopers:
-                    if trooper.profile is None:
+                for group in unit.groups:
+                    profile = group.first.profile
+                    if profile is None:
                         continue
-                    value = f"list:{other.pk}:{unit.index}:{trooper.index}"
-                    label = f"{trooper.label} ({unit.label})"
-                    targets[value] = (
-                        Choice(value, label, other.name),
-                        Target(
-                            label,
-                            trooper.profile.defense_modifier,
-                            trooper.profile.close_combat_modifier,
-                        ),
+                    count = f" \N{MULTIPLICATION SIGN}{group.count}" if group.count > 1 else ""
+                    label = f"{group.label}{count} ({unit.short_label})"
+                    choice = Choice(f"list:{other.pk}:{group.key}", label, other.name)
+                    target = Target(
+                        f"{group.label} ({unit.short_label}, {other.name})",
+                        profile.defense_modifier,
+                        profile.close_combat_modifier,
                     )
+                    for member in group.members:
+                        targets[f"list:{other.pk}:{member.key}"] = (choice, target)
         return targets
 
     @property
     def target_choices(self) -> list[Choice]:
-        return [choice for choice, _ in self._targets.values()]
+        return list({choice.value: choice for choice, _ in self._targets.values()}.values())
 
     @property
     def modes(self) -> list[Choice]:
         return [Choice(mode, EXCHANGE_NAMES[mode].capitalize()) for mode in EXCHANGES]
+
+    @property
+    def mode_name(self) -> str:
+        return EXCHANGE_NAMES[self.mode]
 
     @property
     def mode(self) -> str:

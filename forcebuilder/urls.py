@@ -10,6 +10,7 @@ urlpatterns = [
     path("forces/import/", views.force_import, name="import"),
     path("forces/<int:pk>/", views.editor, name="editor"),
     path("forces/<int:pk>/edit/", views.edit, name="edit"),
+    path("forces/<int:pk>/troopers/<str:key>/", views.trooper, name="trooper"),
     path(
         "forces/<int:pk>/units/<int:unit>/troopers/<int:trooper>/loadout/",
         views.loadout,
@@ -28,6 +29,8 @@ urlpatterns = [
     path("forces/<int:pk>/cards.pdf", views.cards_pdf, name="cards-pdf"),
     path("forces/<int:pk>/export.json", views.export_json, name="export-json"),
     path("forces/<int:pk>/roster.txt", views.export_text, name="export-text"),
+    path("examples/<slug:slug>/", views.example, name="example"),
+    path("examples/<slug:slug>/copy/", views.example_copy, name="example-copy"),
     path("s/<str:code>/", views.shared, name="shared"),
     path("s/<str:code>/copy/", views.shared_copy, name="shared-copy"),
     path("s/<str:code>/roster/", views.roster, name="shared-roster"),

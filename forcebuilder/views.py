@@ -1,24 +1,28 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from forcebuilder.actions import apply_action
+from forcebuilder.actions import apply_action, trooper_key
+from forcebuilder.choices import Judge
 from forcebuilder.edits import EditError
 from forcebuilder.forms import ImportForm, NewForceForm
 from forcebuilder.models import Force
 from forcebuilder.odds import OddsPanel
 from forcebuilder.printing import qr_svg, render_pdf, roster_text
+from forcebuilder.problems import problems
 from forcebuilder.sheets import ForceSheet, force_sheet
 from onefinity.downloads import attachment, download
+from onefinity.examples import ExampleForce, example_forces
 from onefinity.http import HtmxHttpRequest
 from onefinity.ownership import (
     DamagedRecord,
@@ -28,7 +32,14 @@ from onefinity.ownership import (
     owned,
     owner_fields,
 )
-from onefinity.rules import ForceDocumentError, ForceSpec, force_document, library, validate_force
+from onefinity.rules import (
+    ForceDocumentError,
+    ForceSpec,
+    force_document,
+    library,
+    read_force_document,
+    validate_force,
+)
 from onefinity.rules.ruleset import Ruleset, version_key
 from onefinity.rules.upgrade import move_force
 
@@ -37,15 +48,34 @@ def _ruleset_of(force: Force) -> Ruleset:
     return library().get_or_current(force.ruleset_version)
 
 
-def _sheet(force: Force, with_options: bool = False, loadout_for: str | None = None) -> ForceSheet:
+def _sheet(
+    force: Force,
+    with_options: bool = False,
+    loadout_for: str | None = None,
+    open_keys: Collection[str] = (),
+) -> ForceSheet:
     spec = force.to_spec()
     report = validate_force(spec, _ruleset_of(force))
-    return force_sheet(spec, report, with_options=with_options, loadout_for=loadout_for)
+    return force_sheet(
+        spec, report, with_options=with_options, loadout_for=loadout_for, open_keys=open_keys
+    )
 
 
-def _editor_context(request: HtmxHttpRequest, force: Force) -> dict[str, Any]:
-    open_path = request.POST.get("open", "")
-    sheet = _sheet(force, with_options=True, loadout_for=open_path)
+# At most this many trooper rows are drawn open (each with its class menu and picker).
+MAX_OPEN = 12
+
+
+def _data(request: HtmxHttpRequest) -> QueryDict:
+    return request.POST if request.method == "POST" else request.GET
+
+
+def _open_keys(request: HtmxHttpRequest) -> list[str]:
+    """The troopers whose rows the page had open (htmx sends them with every change)."""
+    return [key for key in _data(request).getlist("open")[:MAX_OPEN] if len(key) <= 40]
+
+
+def _editor_context(request: HtmxHttpRequest, force: Force, focus: str = "") -> dict[str, Any]:
+    sheet = _sheet(force, with_options=True, open_keys=_open_keys(request))
     current = library().current
     move = None
     if version_key(current.version) > version_key(force.ruleset_version):
@@ -54,19 +84,20 @@ def _editor_context(request: HtmxHttpRequest, force: Force) -> dict[str, Any]:
         "force": force,
         "edit_url": reverse("forcebuilder:edit", args=[force.pk]),
         "sheet": sheet,
+        "problems": problems(sheet),
         "ruleset_move": move,
-        "can_undo": force.revision > 0,
-        "can_redo": force.can_redo(),
-        "odds": OddsPanel.from_request(request, force, sheet),
-        "unit_types": list(sheet.ruleset.unit_types.values()),
+        "history": force.history(),
+        # The odds panel keeps its question across changes: htmx sends it along.
+        "odds": OddsPanel.from_request(request, force, sheet, _data(request)),
         "factions": list(sheet.ruleset.factions.values()),
-        # The picker the player just saved stays open after the swap.
-        "open_path": open_path,
+        "focus": focus,
     }
 
 
-def _render_editor(request: HtmxHttpRequest, force: Force, status: int = 200) -> HttpResponse:
-    context = _editor_context(request, force)
+def _render_editor(
+    request: HtmxHttpRequest, force: Force, status: int = 200, focus: str = ""
+) -> HttpResponse:
+    context = _editor_context(request, force, focus)
     if request.htmx:
         return render(request, "forcebuilder/editor.html#editor", context, status=status)
     # The share panel (with its QR code) is outside the region htmx swaps.
@@ -118,7 +149,7 @@ def force_new(request: HtmxHttpRequest) -> HttpResponse:
             form.cleaned_data["points_limit"],
             **owner_fields(request, Force),
         )
-        messages.success(request, f"{force.name} created. Add a unit to start.")
+        messages.success(request, f"{force.name} created.")
         return redirect(force)
     return render(
         request, "forcebuilder/force_new.html", {"form": form}, status=400 if form.errors else 200
@@ -182,15 +213,49 @@ def _refused(request: HtmxHttpRequest, force: Force, message: str) -> HttpRespon
     return redirect(force)
 
 
+# Actions that add to the list: refused, with the reason, when they would break a rule
+# (the editor shows them disabled; this is the same judge, for a page without JavaScript
+# or a request sent anyway). Taking away and settings are never refused.
+ADDING = frozenset(
+    {
+        "add-unit",
+        "add-trooper",
+        "duplicate-unit",
+        "duplicate-trooper",
+        "split-unit",
+        "set-class",
+        "loadout",
+        "unit-skills",
+    }
+)
+
+
+def _focus_for(concerns: str) -> str:
+    """The row to focus when the control that made a change is gone (a removed trooper)."""
+    kind, _, key = concerns.partition("-")
+    return f"sum-{key}" if kind in ("unit", "trooper") and key else ""
+
+
 @require_POST
 def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     force = get_owned_or_404(request, Force, pk)
     sent = _sent_version(request, force)
     if sent != force.version:
         return _stale(request, force, StaleVersion(force.version, sent))
+    ruleset = _ruleset_of(force)
+    before = force.to_spec()
     try:
-        spec = apply_action(force.to_spec(), request.POST, _ruleset_of(force))
-        force.record(spec, expected=sent)
+        change = apply_action(before, request.POST, ruleset)
+        # What the reader would refuse is refused as such, before any rule is weighed.
+        read_force_document(force_document(change.spec))
+        if request.POST.get("action") in ADDING:
+            reason = Judge(before, validate_force(before, ruleset), ruleset).reason(
+                lambda _: change.spec
+            )
+            if reason:
+                raise EditError(f"Not added: {reason}")
+        if change.spec != before:  # a change that changes nothing makes no undo step
+            force.record(change.spec, expected=sent, description=change.description)
     except EditError as error:
         return _refused(request, force, str(error))
     except ForceDocumentError as error:
@@ -199,9 +264,12 @@ def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except StaleVersion as error:
         return _stale(request, force, error)
     if request.htmx:
-        return _render_editor(request, force)
-    anchor = f"#unit-{request.POST['unit']}" if request.POST.get("unit", "").isdigit() else ""
-    return redirect(force.get_absolute_url() + anchor)
+        return _render_editor(request, force, focus=_focus_for(change.concerns))
+    kind, _, key = change.concerns.partition("-")
+    if request.POST.get("next") == "trooper" and kind == "trooper":
+        return redirect("forcebuilder:trooper", force.pk, key)
+    query = f"?open={key}" if kind == "trooper" and request.POST.get("next") else ""
+    return redirect(force.get_absolute_url() + query + (f"#{change.concerns}" if kind else ""))
 
 
 def _step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
@@ -210,37 +278,53 @@ def _step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
     if sent != force.version:
         return _stale(request, force, StaleVersion(force.version, sent))
     try:
-        moved = force.step(offset, expected=sent)
+        stepped = force.step(offset, expected=sent)
     except StaleVersion as error:
         return _stale(request, force, error)
-    if not moved:
+    if stepped is None:
         messages.info(request, "Nothing to undo." if offset < 0 else "Nothing to redo.")
+    else:
+        messages.success(request, f"{'Undone' if offset < 0 else 'Redone'}: {stepped}.")
     if request.htmx:
         return _render_editor(request, force)
     return redirect(force)
 
 
-@require_GET
-def loadout(request: HtmxHttpRequest, pk: int, unit: int, trooper: int) -> HttpResponse:
-    """One trooper's loadout picker: fetched into the editor by htmx, or a page of its own."""
-    force = get_owned_or_404(request, Force, pk)
-    path = f"units[{unit}].troopers[{trooper}]"
-    sheet = _sheet(force, loadout_for=path)
-    try:
-        unit_sheet = sheet.units[unit]
-        trooper_sheet = unit_sheet.troopers[trooper]
-    except IndexError:
-        raise Http404("No such trooper") from None
+def _trooper_page(request: HtmxHttpRequest, force: Force, key: str) -> HttpResponse:
+    """One trooper's row, open: class, name, stat line and loadout picker. htmx fetches it
+    into the editor when the row is opened; without JavaScript it is a page of its own."""
+    sheet = _sheet(force, open_keys=[key])
+    problems(sheet)
+    found = next(((u, t) for u, t in sheet.troopers if t.key == key), None)
+    if found is None:
+        raise Http404("No such trooper")
+    unit, trooper = found
     context = {
         "force": force,
         "sheet": sheet,
-        "unit": unit_sheet,
-        "trooper": trooper_sheet,
+        "unit": unit,
+        "trooper": trooper,
         "edit_url": reverse("forcebuilder:edit", args=[force.pk]),
         "inline": bool(request.htmx),
     }
-    template = "forcebuilder/loadout.html#picker" if request.htmx else "forcebuilder/loadout.html"
-    return render(request, template, context)
+    if request.htmx:
+        return render(request, "forcebuilder/trooper_body.html", context)
+    return render(request, "forcebuilder/loadout.html", context)
+
+
+@require_GET
+def trooper(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
+    return _trooper_page(request, get_owned_or_404(request, Force, pk), key)
+
+
+@require_GET
+def loadout(request: HtmxHttpRequest, pk: int, unit: int, trooper: int) -> HttpResponse:
+    """The trooper page by position (the address before troopers had ids)."""
+    force = get_owned_or_404(request, Force, pk)
+    spec = force.to_spec()
+    if not (0 <= unit < len(spec.units) and 0 <= trooper < len(spec.units[unit].troopers)):
+        raise Http404("No such trooper")
+    return _trooper_page(request, force, trooper_key(spec, unit, trooper))
 
 
 @require_POST
@@ -418,6 +502,43 @@ def export_text(
     force = _readable(request, pk, code)
     text = roster_text(_sheet(force), _share_context(request, force)["share_url"])
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
+
+
+# --- The example lists of the home page ----------------------------------------------------
+
+
+def _example_or_404(slug: str) -> ExampleForce:
+    found = next((e for e in example_forces() if e.slug == slug), None)
+    if found is None:
+        raise Http404("No such example")
+    return found
+
+
+@require_GET
+def example(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """An example list, read-only, with a button to copy it to my lists."""
+    found = _example_or_404(slug)
+    ruleset = library().get_or_current(found.force.ruleset)
+    sheet = force_sheet(found.force, validate_force(found.force, ruleset))
+    return render(
+        request,
+        "forcebuilder/example.html",
+        {"example": found, "sheet": sheet, "share_url": "", "qr": "", "force": None},
+    )
+
+
+@require_POST
+def example_copy(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    found = _example_or_404(slug)
+    current = library().current
+    force = Force.create_from_spec(
+        found.force,
+        found.force.ruleset or current.version,
+        found.force.points_limit or current.force_limits.points,
+        **owner_fields(request, Force),
+    )
+    messages.success(request, f"{force.name} copied to your lists: change anything you like.")
+    return redirect(force)
 
 
 # --- Import ---------------------------------------------------------------------------------

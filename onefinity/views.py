@@ -1,3 +1,5 @@
+from dataclasses import dataclass
+
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
@@ -6,9 +8,9 @@ from onefinity.downloads import attachment
 from onefinity.examples import example_forces
 from onefinity.forms import CardOddsForm
 from onefinity.http import HtmxHttpRequest
-from onefinity.rules import CardOddsError, exchange_odds, library
+from onefinity.rules import CardOddsError, allowed_entries, exchange_odds, library
 from onefinity.rules.export import ruleset_document
-from onefinity.rules.ruleset import Ruleset
+from onefinity.rules.ruleset import CatalogueEntry, Ruleset, TrooperClass, UnitType
 
 
 def _ruleset_or_404(version: str | None) -> Ruleset:
@@ -37,6 +39,57 @@ def ruleset_page(request: HtmxHttpRequest, version: str | None = None) -> HttpRe
             "ruleset": ruleset,
             "versions": sorted(library().rulesets, reverse=True),
             "is_current": ruleset.version == library().current.version,
+        },
+    )
+
+
+@dataclass(frozen=True)
+class UnitTypeEntry:
+    """One unit type of the catalogue, with everything a trooper of it may take."""
+
+    unit_type: UnitType
+    default_weapon: CatalogueEntry | None
+    specialists: tuple[TrooperClass, ...]
+    kinds: tuple[tuple[str, str, tuple[CatalogueEntry, ...]], ...]
+
+
+@require_GET
+def unit_catalogue(request: HtmxHttpRequest) -> HttpResponse:
+    """Every unit type: its profile, its cost and what it may take, for one faction or all."""
+    ruleset = library().current
+    faction = ruleset.factions.get(request.GET.get("faction", ""))
+    entries = []
+    for unit_type in ruleset.unit_types.values():
+        kinds = tuple(
+            (kind, title, tuple(allowed_entries(catalogue, unit_type.id, faction).values()))
+            for kind, title, catalogue in (
+                ("weapons", "Weapons", ruleset.weapons),
+                ("equipment", "Equipment", ruleset.equipment),
+                ("abilities", "Special abilities", ruleset.abilities),
+                ("unit_skills", "Unit skills (cost per trooper)", ruleset.unit_skills),
+            )
+        )
+        specialists = tuple(
+            c
+            for c in ruleset.trooper_classes.values()
+            if c.specialist
+            and unit_type.max_specialists > 0
+            and c.allowed_for_unit_type(unit_type.id)
+            and (faction is None or c.allowed_for_faction(faction.id))
+        )
+        entries.append(
+            UnitTypeEntry(
+                unit_type, ruleset.weapons.get(unit_type.default_weapon), specialists, kinds
+            )
+        )
+    return render(
+        request,
+        "onefinity/units.html",
+        {
+            "ruleset": ruleset,
+            "faction": faction,
+            "factions": list(ruleset.factions.values()),
+            "entries": entries,
         },
     )
 

@@ -51,13 +51,15 @@ def test_an_edit_returns_only_the_editor_region_with_fresh_counters(owner_client
     assert "<html" not in page
     force.refresh_from_db()
     assert len(force.units[0]["troopers"]) == 4
-    assert "Troopers</span> <strong>5</strong>/12" in page
+    assert '<strong>5/12</strong> <span class="label long">Troopers</span>' in page
 
 
 def test_an_error_appears_next_to_its_unit_and_disappears_when_fixed(owner_client, force):
     page = edit(owner_client, force, action="remove-trooper", unit=0, trooper=2).content.decode()
-    assert "This Medium Infantry unit has 2 troopers; it needs at least 3." in page
-    assert 'id="unit-0"' in page and "Not legal" in page
+    unit = force.to_spec().units[0].id
+    region = page[page.index(f'id="unit-{unit}"') :]
+    assert "This Medium Infantry unit has 2 troopers; it needs at least 3." in region
+    assert "Not legal" in page
     page = edit(owner_client, force, action="add-trooper", unit=0).content.decode()
     assert "needs at least 3" not in page and "Legal" in page
 
@@ -66,9 +68,11 @@ def test_every_action_works_without_javascript(owner_client, force):
     response = owner_client.post(
         f"/forces/{force.pk}/edit/", {"action": "add-unit", "unit_type": "light-infantry"}
     )
-    assert response.status_code == 302 and response["Location"] == f"/forces/{force.pk}/"
     force.refresh_from_db()
     assert [u["type"] for u in force.units] == ["medium-infantry", "tag", "light-infantry"]
+    # Back to the editor, at the new unit.
+    assert response.status_code == 302
+    assert response["Location"] == f"/forces/{force.pk}/#unit-{force.units[2]['id']}"
 
 
 def test_a_bad_edit_changes_nothing_and_says_why(owner_client, force):
@@ -82,35 +86,50 @@ def test_a_bad_edit_changes_nothing_and_says_why(owner_client, force):
     assert (force.units, force.revision) == before
 
 
-def test_the_editor_offers_only_what_the_unit_type_and_faction_may_take(owner_client, force):
+def test_the_picker_offers_what_the_unit_type_and_faction_may_take_and_says_why_not(
+    owner_client, force
+):
     page = owner_client.get(
         f"/forces/{force.pk}/units/1/troopers/0/loadout/", headers={"HX-Request": "true"}
     ).content.decode()
-    assert "Spitfire" in page and "Rifle <span" not in page  # a TAG takes no rifle
-    assert "Spore Projector" not in page  # Exomorph only
-    assert "3 pts" in page  # costs are shown
+    offered, unavailable = page.split("Not available to this trooper", 1)
+    assert 'value="spitfire" checked' in offered  # the TAG's own weapon, ticked
+    assert 'value="rifle"' not in offered  # a TAG takes no rifle...
+    assert "Rifle</strong> (0 pts): Rifle is not available to TAG" in unavailable  # ...and says so
+    assert "Spore Projector</strong> (2 pts): Spore Projector is not available" in page
+    # Every item shows its whole profile: cards per range band, close combat, cost, rule text.
+    row = offered[offered.index('value="missile-launcher"') :].split("</tr>")[0]
+    cells = [cell.split(">")[-1] for cell in row.split("</td>")[1:6]]
+    assert cells == ["2", "3", "3", "3", "\N{EN DASH}"]
+    assert "Reactive fire with fire power 2 instead of 1." in page
 
 
-def test_the_loadout_picker_works_without_javascript(owner_client, force):
+def test_the_picker_works_without_javascript(owner_client, force):
     page = owner_client.get(f"/forces/{force.pk}/units/0/troopers/1/loadout/").content.decode()
-    assert (
-        "<html" in page
-        and "Save loadout" in page
-        and "hx-post" not in page.split("Save loadout")[0].split("<form")[-1]
-    )
+    form = page[page.index('<form class="picker"') :]
+    form = form[: form.index("</form>")]
+    assert "<html" in page and "Save loadout" in form and "data-hx-post" not in form
+    key = force.to_spec().units[0].troopers[1].id
     response = owner_client.post(
         f"/forces/{force.pk}/edit/",
-        {"action": "loadout", "unit": 0, "trooper": 1, "weapons": ["sniper-rifle"]},
+        {"action": "loadout", "trooper_id": key, "weapons": ["sniper-rifle"], "next": "trooper"},
     )
-    assert response.status_code == 302
+    assert (
+        response.status_code == 302
+        and response["Location"] == f"/forces/{force.pk}/troopers/{key}/"
+    )
     force.refresh_from_db()
     assert force.units[0]["troopers"][1]["weapons"] == ["sniper-rifle"]
 
 
-def test_each_trooper_shows_its_stat_line_and_weapon_cards(owner_client, force):
+def test_each_trooper_is_one_line_and_opens_on_its_stat_line_and_weapon_cards(owner_client, force):
     page = owner_client.get(f"/forces/{force.pk}/").content.decode()
-    assert "Combi Rifle" in page and "Spitfire" in page
-    assert "<dt>ARM</dt><dd>3</dd>" in page  # the TAG's armor
+    assert '<span class="gear">Combi Rifle</span>' in page
+    assert '<span class="gear">Spitfire</span>' in page
+    assert "<dt><abbr" not in page  # stat lines only in an open row
+    tag = force.to_spec().units[1].troopers[0].id
+    page = owner_client.get(f"/forces/{force.pk}/", {"open": tag}).content.decode()
+    assert '<dt><abbr title="Armor">ARM</abbr></dt><dd>3</dd>' in page  # the TAG's armor
 
 
 def test_undo_and_redo_walk_the_saved_revisions(owner_client, force):

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from forcebuilder import edits
 from forcebuilder.edits import EditError
 from onefinity.rules import ForceSpec, current_ruleset, read_force_document
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
+from tests.onefinity.test_properties import forces
 
 RULESET = current_ruleset()
 
@@ -40,7 +45,8 @@ def test_trooper_edits(spec):
     assert len(edits.add_trooper(spec, 0).units[0].troopers) == 4
     assert len(edits.remove_trooper(spec, 0, 1).units[0].troopers) == 2
     duplicated = edits.duplicate_trooper(spec, 0, 1).units[0].troopers
-    assert duplicated[1] == duplicated[2] and len(duplicated) == 4
+    assert len(duplicated) == 4 and duplicated[2].weapons == duplicated[1].weapons
+    assert duplicated[2].id and duplicated[2].id != duplicated[1].id
     assert edits.rename_trooper(spec, 0, 0, "Doc").units[0].troopers[0].name == "Doc"
     assert (
         edits.set_trooper_class(spec, 0, 2, "medic", RULESET).units[0].troopers[2].trooper_class
@@ -112,3 +118,111 @@ def test_white_space_in_names_is_tidied_but_ids_are_kept_exact(spec):
     changed = edits.set_loadout(spec, 0, 0, [" combi-rifle"], [], ["cc-specialist "])
     assert changed.units[0].troopers[0].weapons == (" combi-rifle",)
     assert changed.units[0].troopers[0].abilities == ("cc-specialist ",)
+
+
+# --- Ids: each unit and trooper keeps its own through every edit -------------------------
+
+
+EDITS = [
+    lambda f, u, t: edits.add_unit(f, "light-infantry", RULESET),
+    lambda f, u, t: edits.remove_unit(f, u),
+    lambda f, u, t: edits.duplicate_unit(f, u),
+    lambda f, u, t: edits.split_unit(f, u),
+    lambda f, u, t: edits.rename_unit(f, u, "Bravo"),
+    lambda f, u, t: edits.set_unit_skills(f, u, ["fireteam"]),
+    lambda f, u, t: edits.add_trooper(f, u),
+    lambda f, u, t: edits.remove_trooper(f, u, t),
+    lambda f, u, t: edits.duplicate_trooper(f, u, t),
+    lambda f, u, t: edits.rename_trooper(f, u, t, "Doc"),
+    lambda f, u, t: edits.set_trooper_class(f, u, t, "medic", RULESET),
+    lambda f, u, t: edits.set_loadout(f, u, t, ["pistol"], [], []),
+]
+
+
+def troopers_by_id(force):
+    return {t.id: t for unit in force.units for t in unit.troopers}
+
+
+def all_ids(force):
+    ids = [u.id for u in force.units] + [t.id for u in force.units for t in u.troopers]
+    return ids
+
+
+@settings(max_examples=300)
+@given(forces.map(edits.with_keys), st.sampled_from(EDITS), st.integers(0, 7), st.integers(0, 9))
+def test_any_edit_keeps_the_other_troopers_and_their_ids(force, edit, unit, trooper):
+    try:
+        changed = edit(force, unit, trooper)
+    except edits.EditError:
+        return
+    before, after = troopers_by_id(force), troopers_by_id(changed)
+    assert all(all_ids(changed)) and len(set(all_ids(changed))) == len(all_ids(changed))
+    # Every trooper that is still there has the id it had; whatever is new has a new one.
+    touched = set()
+    if force.units and unit < len(force.units) and trooper < len(force.units[unit].troopers):
+        touched.add(force.units[unit].troopers[trooper].id)
+    for key, trooper_before in before.items():
+        if key in after and key not in touched:
+            assert after[key] == trooper_before
+    for key in set(after) - set(before):
+        assert key not in {u.id for u in force.units}
+
+
+@settings(max_examples=200)
+@given(forces)
+def test_with_keys_gives_ids_to_what_has_none_and_keeps_the_rest(force):
+    keyed = edits.with_keys(force)
+    assert all(all_ids(keyed)) and len(set(all_ids(keyed))) == len(all_ids(keyed))
+    assert edits.with_keys(keyed) == keyed
+    for old, new in zip(force.units, keyed.units, strict=True):
+        assert replace(new, id="", troopers=()) == replace(old, id="", troopers=())
+        for t_old, t_new in zip(old.troopers, new.troopers, strict=True):
+            assert replace(t_new, id="") == replace(t_old, id="")
+
+
+def test_a_copy_gets_new_ids_and_the_original_keeps_its_own(spec):
+    spec = edits.with_keys(spec)
+    copied = edits.duplicate_unit(spec, 0)
+    original, copy = copied.units[0], copied.units[1]
+    assert original == spec.units[0]
+    assert copy.id != original.id
+    assert not {t.id for t in copy.troopers} & {t.id for t in original.troopers}
+
+
+def test_splitting_a_unit_moves_its_second_half_into_a_new_unit_of_the_same_type(spec):
+    spec = edits.with_keys(spec)
+    big = edits.add_trooper(
+        edits.add_trooper(edits.add_trooper(edits.add_trooper(spec, 0), 0), 0), 0
+    )
+    assert len(big.units[0].troopers) == 7
+    split = edits.split_unit(big, 0)
+    assert [len(u.troopers) for u in split.units[:2]] == [4, 3]
+    assert split.units[1].type == "medium-infantry" and split.units[1].name == "Alpha 2"
+    moved = [t.id for t in big.units[0].troopers[4:]]
+    assert [t.id for t in split.units[1].troopers] == moved  # the same troopers, same ids
+
+
+def test_removing_an_item_takes_its_last_copy(spec):
+    listed_twice = edits.set_loadout(spec, 0, 0, ["pistol"], [], [])
+    listed_twice = replace(
+        listed_twice,
+        units=(
+            replace(
+                listed_twice.units[0],
+                troopers=(
+                    replace(
+                        listed_twice.units[0].troopers[0], weapons=("pistol", "knife", "pistol")
+                    ),
+                    *listed_twice.units[0].troopers[1:],
+                ),
+            ),
+            *listed_twice.units[1:],
+        ),
+    )
+    assert edits.remove_item(listed_twice, 0, 0, "weapons", "pistol").units[0].troopers[
+        0
+    ].weapons == ("pistol", "knife")
+    with pytest.raises(EditError, match="no longer there"):
+        edits.remove_item(spec, 0, 0, "weapons", "pistol")
+    with pytest.raises(EditError, match="not something a trooper carries"):
+        edits.remove_item(spec, 0, 0, "class", "pistol")

@@ -17,7 +17,13 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 # The Wardens (tests/forcebuilder/conftest.py): unit 0 is Medium Infantry (a Hacker, a
 # trooper with a Combi Rifle, a trooper), unit 1 a TAG with a Spitfire.
-COMBI = "0:1:combi-rifle"
+# Troopers are named by their ids: "cmb" is the trooper with the Combi Rifle.
+COMBI = "cmb:combi-rifle"
+
+
+@pytest.fixture
+def force(keyed_force) -> Force:
+    return keyed_force
 
 
 def panel(client, force, query: str, htmx: bool = True) -> str:  # type: ignore[no-untyped-def]
@@ -38,10 +44,11 @@ def odds_region(page: str) -> str:
     [
         ("attacker=-1&target=x&band=x", "Choose an attacker"),
         ("attacker=&target=type:tag", "Choose an attacker"),
-        ("attacker=0:1:knife&target=type:tag", "Choose an attacker"),
+        ("attacker=cmb:knife&target=type:tag", "Choose an attacker"),
+        ("attacker=0:1:combi-rifle&target=type:tag", "Choose an attacker"),
         ("attacker=0:99999999999999999999:rifle&target=type:tag", "Choose an attacker"),
         (f"attacker={COMBI}&target=x", "Choose a target"),
-        (f"attacker={COMBI}&target=list:999999:0:0", "Choose a target"),
+        (f"attacker={COMBI}&target=list:999999:tag1", "Choose a target"),
         (f"attacker={COMBI}&target=type:tag&mode=melee", "Choose shooting or close combat"),
         (f"attacker={COMBI}&target=type:tag&band=x", "Choose a range"),
         (f"attacker={COMBI}&target=type:tag&band=", "Choose a range"),
@@ -83,13 +90,13 @@ def test_the_odds_panel_skips_a_damaged_list_of_mine_among_the_targets(
     owner_client, force, other_lists
 ):
     readable, damaged = other_lists
-    query = urlencode({"attacker": COMBI, "target": f"list:{readable.pk}:1:0", "band": "short"})
+    query = urlencode({"attacker": COMBI, "target": f"list:{readable.pk}:tag1", "band": "short"})
     for htmx in (True, False):
         page = panel(owner_client, force, query, htmx)
         assert "attacker wins" in page
-        assert f"list:{readable.pk}:1:0" in page or htmx
+        assert f"list:{readable.pk}:tag1" in page or htmx
         assert f"list:{damaged.pk}:" not in page
-    query = urlencode({"attacker": COMBI, "target": f"list:{damaged.pk}:1:0", "band": "short"})
+    query = urlencode({"attacker": COMBI, "target": f"list:{damaged.pk}:tag1", "band": "short"})
     assert "Choose a target" in odds_region(panel(owner_client, force, query))
 
 
@@ -138,7 +145,7 @@ def test_the_odds_panel_offers_only_the_modifiers_of_the_chosen_exchange(owner_c
     page = owner_client.get(
         f"/forces/{force.pk}/odds/", QUERY_STRING=query, headers=HTMX | {"HX-Target": "odds-panel"}
     ).content.decode()
-    assert page.lstrip().startswith('<section id="odds-panel"')
+    assert page.lstrip().startswith('<details id="odds"')
     assert _offered(page) == close
 
 
@@ -159,7 +166,9 @@ VALUES = st.one_of(
             "0:0:rifle",
             "type:tag",
             "type:medium-infantry",
-            "list:1:0:0",
+            "list:1:tag1",
+            "hck:rifle",
+            "tag1:spitfire",
             "shooting",
             "close-combat",
             "short",

@@ -11,8 +11,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from pypdf import PdfReader
 
+from forcebuilder.edits import with_keys
 from forcebuilder.models import Force
-from onefinity.rules import read_force_document
+from onefinity.rules import force_document, read_force_document
 from onefinity.rules.ruleset import RULESET_DIR, RulesetLibrary, library
 from onefinity.rules.ruleset_file import parse_ruleset
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
@@ -28,10 +29,14 @@ def test_export_json_is_a_force_document_that_imports_back_equal(owner_client, f
     response = owner_client.get(f"/forces/{force.pk}/export.json")
     assert 'filename="wardens.json"' in response["Content-Disposition"]
     document = json.loads(response.content)
-    assert read_force_document(document) == read_force_document(LEGAL_DOCUMENT)
+    spec = read_force_document(document)
+    assert spec == force.to_spec()
+    # The same list as the one it was made from, each unit and trooper now with its id.
+    assert force_document(with_keys(read_force_document(LEGAL_DOCUMENT))).keys() == document.keys()
+    assert all(unit["id"] and all(t["id"] for t in unit["troopers"]) for unit in document["units"])
     owner_client.post("/forces/import/", {"document": json.dumps(document), "confirm": "save"})
     copy = Force.objects.exclude(pk=force.pk).get()
-    assert copy.document() == force.document()
+    assert copy.document() == force.document()  # ids included
 
 
 def test_the_text_roster_reads_well_in_a_chat(client, force):
@@ -140,9 +145,10 @@ def test_trooper_cards_are_poker_sized_with_wound_and_state_boxes(client, force)
     assert "width: 63mm; height: 88mm" in get_template("forcebuilder/cards.html").template.source
 
 
-def test_the_odds_panel_uses_the_engine(owner_client, force):
+def test_the_odds_panel_uses_the_engine(owner_client, keyed_force):
+    force = keyed_force
     params = {
-        "attacker": "0:1:combi-rifle",
+        "attacker": "cmb:combi-rifle",
         "target": "type:medium-infantry",
         "mode": "shooting",
         "band": "medium",
@@ -155,9 +161,10 @@ def test_the_odds_panel_uses_the_engine(owner_client, force):
     assert "<strong>3</strong> cards against <strong>3</strong>" in page and "50.0 %" in page
 
 
-def test_the_odds_panel_explains_an_impossible_shot(owner_client, force):
+def test_the_odds_panel_explains_an_impossible_shot(owner_client, keyed_force):
+    force = keyed_force
     params = {
-        "attacker": "0:1:combi-rifle",
+        "attacker": "cmb:combi-rifle",
         "target": "type:tag",
         "mode": "shooting",
         "band": "extreme",
@@ -168,12 +175,15 @@ def test_the_odds_panel_explains_an_impossible_shot(owner_client, force):
     assert "cannot fire at extreme range" in page
 
 
-def test_the_odds_panel_offers_troopers_of_my_other_lists_as_targets(owner_client, force, owner):
+def test_the_odds_panel_offers_troopers_of_my_other_lists_as_targets(
+    owner_client, keyed_force, owner
+):
+    force = keyed_force
     other = Force.create_from_spec(force.to_spec(), "2026.11", 75, owner=owner)
     other.name = "Rivals"
     other.save()
     page = owner_client.get(f"/forces/{force.pk}/").content.decode()
-    assert f"list:{other.pk}:1:0" in page
+    assert f'<option value="list:{other.pk}:tag1">Trooper (TAG)</option>' in page
 
 
 # --- Moving to a newer ruleset -------------------------------------------------------------
@@ -233,7 +243,8 @@ def test_the_stat_line_shows_fire_power_when_bonuses_change_the_cards(owner_clie
             "abilities": ["marksman"],
         },
     )
-    page = owner_client.get(f"/forces/{force.pk}/").content.decode()
+    key = force.to_spec().units[0].troopers[1].id
+    page = owner_client.get(f"/forces/{force.pk}/", {"open": key}).content.decode()
     # Sniper Rifle at long range: fire power 2, Marksman +1: 3 cards.
     assert '3 <small class="fp" title="fire power 2 plus bonuses">FP 2</small>' in page
 

@@ -77,12 +77,30 @@ def test_an_id_the_reader_would_refuse_is_not_saved(owner_client, force, change)
     assert_every_page_answers(owner_client, force)
 
 
-def test_an_id_with_spaces_is_saved_exactly_and_reported_unknown(owner_client, force):
+def test_an_id_the_ruleset_does_not_have_is_refused_with_the_reason_and_not_trimmed(
+    owner_client, force
+):
+    before = (force.units, force.version)
     response = edit(owner_client, force, action="loadout", unit=0, trooper=0, weapons=" pistol")
-    assert response.status_code == 200
+    assert response.status_code == 400
+    assert "Not added: &#x27; pistol&#x27; is not a weapon in ruleset 2026.11." in (
+        response.content.decode()
+    )
     force.refresh_from_db()
-    assert force.units[0]["troopers"][0]["weapons"] == [" pistol"]
-    assert "ref.unknown" in response.content.decode()
+    assert (force.units, force.version) == before
+
+
+def test_an_unknown_id_already_in_a_list_stays_and_is_reported_until_taken_off(owner_client, owner):
+    document = LEGAL_DOCUMENT | {"units": [LEGAL_DOCUMENT["units"][0] | {"skills": ["x"]}]}
+    force = Force.create_from_spec(read_force_document(document), "2026.11", 75, owner=owner)
+    page = owner_client.get(f"/forces/{force.pk}/").content.decode()
+    assert "&#x27;x&#x27; is not a unit skill in ruleset 2026.11." in page
+    # Adding a trooper does not add a problem: the old one is not the new one's fault.
+    assert edit(owner_client, force, action="add-trooper", unit=0).status_code == 200
+    key = force.to_spec().units[0].id
+    edit(owner_client, force, action="remove-item", unit_id=key, kind="skills", item="x")
+    force.refresh_from_db()
+    assert force.units[0].get("skills") is None
 
 
 def test_a_new_list_with_a_control_character_in_its_name_is_refused(owner_client):

@@ -41,7 +41,7 @@ def test_ids_are_read_and_written_back_first_in_their_object():
     assert force.units[0].id == "u1"
     assert [t.id for t in force.units[0].troopers] == ["t0", "t1", "t2"]
     written = force_document(force)
-    assert list(written["units"][0])[0] == "id" and written["units"][0]["troopers"][1] == {
+    assert next(iter(written["units"][0])) == "id" and written["units"][0]["troopers"][1] == {
         "id": "t1",
         "class": "trooper",
     }

@@ -1,0 +1,67 @@
+"""Which of the editor's choices the rules allow, and why not when they do not.
+
+A choice that adds something (a unit, a trooper, a specialist, an item) is tried on a copy
+of the list and the engine validates the copy (onefinity.rules.choices): the choice is
+offered disabled, with the reason, when it would add an error. Taking things away is
+always allowed, so no list can get stuck, and so are points: a list is trimmed to size
+by swapping loadouts, and going over shows as a problem at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from forcebuilder.edits import EditError
+from onefinity.rules import ForceSpec, Issue, Report, added_errors, validate_force
+from onefinity.rules.ruleset import Ruleset
+
+# The limits a choice may pass (the problem shows at once, with its counts).
+SOFT_CODES = frozenset({"force.points.over-limit", "unit.points.over-limit"})
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def rule_reason(issue: Issue) -> str:
+    """Why a choice is not offered, as the rule it would break."""
+    limit = issue.counts.get("limit", 0)
+    if issue.code == "force.units.too-many":
+        return f"A list has at most {_plural(limit, 'unit')}."
+    if issue.code == "force.troopers.too-many":
+        return f"A list has at most {_plural(limit, 'trooper')}."
+    if issue.code == "force.tags.too-many":
+        return f"A list has at most {_plural(limit, 'TAG')}."
+    if issue.code == "force.specialists.too-many":
+        return f"A list has at most {_plural(limit, 'specialist')}."
+    if issue.code == "unit.troopers.too-many":
+        return f"This unit is full: at most {_plural(limit, 'trooper')}."
+    if issue.code == "unit.specialists.too-many":
+        if limit == 0:
+            return "This unit type takes no specialist."
+        return f"This unit has its {_plural(limit, 'specialist')} already."
+    if issue.code == "trooper.abilities.too-many":
+        return f"Not enough ability slots: this trooper has {limit}."
+    return issue.message
+
+
+class Judge:
+    """Tries choices on copies of one list; each answer is '' (allowed) or the reason."""
+
+    def __init__(self, spec: ForceSpec, report: Report, ruleset: Ruleset) -> None:
+        self.spec = spec
+        self.report = report
+        self.ruleset = ruleset
+        self.tried = 0
+
+    def reason(self, change: Callable[[ForceSpec], ForceSpec]) -> str:
+        try:
+            changed = change(self.spec)
+        except EditError as error:
+            return str(error)
+        self.tried += 1
+        after = validate_force(changed, self.ruleset)
+        for issue in added_errors(self.report, after):
+            if issue.code not in SOFT_CODES:
+                return rule_reason(issue)
+        return ""
