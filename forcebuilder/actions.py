@@ -151,11 +151,12 @@ def _unit_skills(force: ForceSpec, data: QueryDict, ruleset: Ruleset) -> Change:
     unit = _unit(force, data)
     changed = edits.set_unit_skills(force, unit, data.getlist("skills"))
     what = _item_change(
-        force.units[unit].skills, changed.units[unit].skills, ruleset.unit_skills, "unit skills"
+        force.units[unit].skills,
+        changed.units[unit].skills,
+        ruleset.unit_skills,
+        unit_label(force, unit, ruleset),
     )
-    return Change(
-        changed, f"{what}: {unit_label(force, unit, ruleset)}", f"unit-{unit_key(changed, unit)}"
-    )
+    return Change(changed, what, f"unit-{unit_key(changed, unit)}")
 
 
 def _add_trooper(force: ForceSpec, data: QueryDict, ruleset: Ruleset) -> Change:
@@ -231,14 +232,14 @@ def _loadout(force: ForceSpec, data: QueryDict, ruleset: Ruleset) -> Change:
         "equipment": ruleset.equipment,
         "abilities": ruleset.abilities,
     }
+    owner = f"{trooper_label(force, unit, trooper, ruleset)} in {unit_label(force, unit, ruleset)}"
     parts = [
-        _item_change(getattr(old, kind), getattr(new, kind), catalogues[kind], "")
+        _item_change(getattr(old, kind), getattr(new, kind), catalogues[kind], owner)
         for kind in edits.ITEM_KINDS
         if getattr(old, kind) != getattr(new, kind)
     ]
-    what = "; ".join(parts) or "change the loadout"
-    owner = f"{trooper_label(force, unit, trooper, ruleset)} in {unit_label(force, unit, ruleset)}"
-    return Change(changed, f"{what}: {owner}", f"trooper-{trooper_key(changed, unit, trooper)}")
+    what = "; ".join(parts) or f"change the loadout of {owner}"
+    return Change(changed, what, f"trooper-{trooper_key(changed, unit, trooper)}")
 
 
 def _remove_item(force: ForceSpec, data: QueryDict, ruleset: Ruleset) -> Change:
@@ -273,20 +274,22 @@ def _item_change(
     old: tuple[str, ...],
     new: tuple[str, ...],
     catalogue: Mapping[str, CatalogueEntry],
-    what: str,
+    owner: str,
 ) -> str:
+    """What changed among a trooper's items or a unit's skills, in words."""
+
     def names(ids: list[str]) -> str:
         return ", ".join(catalogue[i].name if i in catalogue else i for i in ids)
 
     added = [i for i in new if i not in old]
     removed = [i for i in old if i not in new]
     if added and not removed:
-        return f"add {names(added)}"
+        return f"give {owner} {names(added)}"
     if removed and not added:
-        return f"remove {names(removed)}"
+        return f"take {names(removed)} from {owner}"
     if added and removed:
-        return f"swap {names(removed)} for {names(added)}"
-    return f"change the {what or 'loadout'}"
+        return f"swap {names(removed)} for {names(added)} on {owner}"
+    return f"reorder the items of {owner}"
 
 
 ACTIONS: dict[str, Callable[[ForceSpec, QueryDict, Ruleset], Change]] = {

@@ -198,6 +198,8 @@ class UnitSheet:
     add_reason: str = ""
     duplicate_reason: str = ""
     problems: list[Any] = field(default_factory=list)
+    # Its options menu (name, unit skills, duplicate, remove) is drawn open.
+    open: bool = False
 
     @property
     def label(self) -> str:
@@ -413,15 +415,17 @@ def force_sheet(
             type_name=unit_type_name(unit.type, ruleset),
             groups=_groups(troopers),
         )
+        unit_sheet.open = unit_sheet.key in open_keys
         if with_options:
             unit_sheet.add_reason = judge.reason(lambda f, u=u_index: edits.add_trooper(f, u))
-            unit_sheet.duplicate_reason = judge.reason(
-                lambda f, u=u_index: edits.duplicate_unit(f, u)
-            )
             for group in unit_sheet.groups:
                 group.add_reason = judge.reason(
                     lambda f, u=u_index, t=group.last.index: edits.duplicate_trooper(f, u, t)
                 )
+        if unit_sheet.open:
+            unit_sheet.duplicate_reason = judge.reason(
+                lambda f, u=u_index: edits.duplicate_unit(f, u)
+            )
             if unit_type is not None:
                 unit_sheet.skill_options = _skill_options(
                     judge, ruleset, u_index, unit.skills, by_item, unit_path

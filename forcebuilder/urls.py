@@ -11,6 +11,7 @@ urlpatterns = [
     path("forces/<int:pk>/", views.editor, name="editor"),
     path("forces/<int:pk>/edit/", views.edit, name="edit"),
     path("forces/<int:pk>/troopers/<str:key>/", views.trooper, name="trooper"),
+    path("forces/<int:pk>/units/<str:key>/", views.unit, name="unit"),
     path(
         "forces/<int:pk>/units/<int:unit>/troopers/<int:trooper>/loadout/",
         views.loadout,

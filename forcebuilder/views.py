@@ -83,6 +83,10 @@ def _editor_context(request: HtmxHttpRequest, force: Force, focus: str = "") -> 
     return {
         "force": force,
         "edit_url": reverse("forcebuilder:edit", args=[force.pk]),
+        # The addresses of each trooper's and unit's own page, less the key (one reverse()
+        # each, not one per row).
+        "trooper_base": reverse("forcebuilder:trooper", args=[force.pk, "-"])[:-2],
+        "unit_base": reverse("forcebuilder:unit", args=[force.pk, "-"])[:-2],
         "sheet": sheet,
         "problems": problems(sheet),
         "ruleset_move": move,
@@ -268,6 +272,8 @@ def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     kind, _, key = change.concerns.partition("-")
     if request.POST.get("next") == "trooper" and kind == "trooper":
         return redirect("forcebuilder:trooper", force.pk, key)
+    if request.POST.get("next") == "unit" and kind == "unit":
+        return redirect("forcebuilder:unit", force.pk, key)
     query = f"?open={key}" if kind == "trooper" and request.POST.get("next") else ""
     return redirect(force.get_absolute_url() + query + (f"#{change.concerns}" if kind else ""))
 
@@ -315,6 +321,30 @@ def _trooper_page(request: HtmxHttpRequest, force: Force, key: str) -> HttpRespo
 @require_GET
 def trooper(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
     return _trooper_page(request, get_owned_or_404(request, Force, pk), key)
+
+
+def _unit_page(request: HtmxHttpRequest, force: Force, key: str) -> HttpResponse:
+    """One unit's options (name, unit skills, duplicate, remove): fetched into the editor
+    when its menu opens; without JavaScript a page of its own."""
+    sheet = _sheet(force, open_keys=[key])
+    problems(sheet)
+    unit = next((u for u in sheet.units if u.key == key), None)
+    if unit is None:
+        raise Http404("No such unit")
+    context = {
+        "force": force,
+        "sheet": sheet,
+        "unit": unit,
+        "edit_url": reverse("forcebuilder:edit", args=[force.pk]),
+        "inline": bool(request.htmx),
+    }
+    template = "forcebuilder/unit_options.html" if request.htmx else "forcebuilder/unit.html"
+    return render(request, template, context)
+
+
+@require_GET
+def unit(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
+    return _unit_page(request, get_owned_or_404(request, Force, pk), key)
 
 
 @require_GET

@@ -101,7 +101,7 @@ function withPageState(values) {
   const region = editor();
   if (!region) return values;
   values.delete("open");
-  for (const row of region.querySelectorAll("details.trooper-box[open]")) {
+  for (const row of region.querySelectorAll("details[data-key][open]")) {
     values.append("open", row.dataset.key);
   }
   // The odds panel keeps its question: sent along while it shows an answer.
