@@ -228,6 +228,27 @@ class UnitTypeChoice:
 
 # Poker-sized cards (63 x 88 mm), three by three on an A4 page.
 CARDS_PER_PAGE = 9
+# What fits below a card's stat boxes (cards.html: 6.5 pt rule text, 57 mm wide): lines of
+# about 46 characters, 17 of them when the card has no weapon, each weapon taking (with
+# names that wrap) about 2 lines. Measured on printed lists; a card whose notes
+# would not fit prints their names and points to the roster's glossary instead.
+CARD_LINE_CHARACTERS = 46
+CARD_NOTE_LINES = 17
+CARD_LINES_PER_WEAPON = 2
+
+
+@dataclass(frozen=True)
+class CardNotes:
+    notes: list[tuple[str, str]]
+    # The rule text fits the card; otherwise the names alone, if they fit, else only a
+    # pointer to the roster (a card of ten weapons has no room left at all).
+    fits: bool
+    names_fit: bool = True
+    pointer_fits: bool = True
+
+    @property
+    def names(self) -> str:
+        return ", ".join(name for name, _ in self.notes)
 
 
 @dataclass
@@ -254,16 +275,50 @@ class ForceSheet:
     def troopers(self) -> list[tuple[UnitSheet, TrooperSheet]]:
         return [(unit, trooper) for unit in self.units for trooper in unit.troopers]
 
-    def card_pages(self, per_page: int = CARDS_PER_PAGE) -> list[list[tuple[int, Any, Any]]]:
-        """The trooper cards, a page at a time: (slot on the page, unit, trooper), with the
-        list's own card (unit and trooper None) first. Each page is laid out on its own:
-        WeasyPrint paginating one long run of cards took seconds per page."""
-        cards: list[tuple[Any, Any]] = [(None, None)]
-        cards += [(unit, trooper) for unit in self.units for trooper in unit.troopers]
+    def card_pages(self, per_page: int = CARDS_PER_PAGE) -> list[list[tuple[int, Any, Any, Any]]]:
+        """The trooper cards, a page at a time: (slot on the page, unit, trooper, rule
+        notes), with the list's own card (unit and trooper None) first. Each page is laid
+        out on its own: WeasyPrint paginating one long run of cards took seconds per page."""
+        cards: list[tuple[Any, Any, Any]] = [(None, None, None)]
+        cards += [
+            (unit, trooper, self.card_notes(unit, trooper))
+            for unit in self.units
+            for trooper in unit.troopers
+        ]
         return [
             [(slot, *card) for slot, card in enumerate(cards[start : start + per_page])]
             for start in range(0, len(cards), per_page)
         ]
+
+    def card_notes(self, unit: UnitSheet, trooper: TrooperSheet) -> CardNotes:
+        """The rule text a trooper's card prints below its weapons: its special actions,
+        equipment, abilities and unit skills, each with its text when it all fits the card
+        (estimated from its length: the card is laid out by hand, nothing may overflow),
+        else the names alone and a pointer to the roster's glossary."""
+        notes: list[tuple[str, str]] = []
+        if trooper.trooper_class is not None and trooper.trooper_class.specialist:
+            notes += [
+                (f"{action.name} ({action.ap} AP)", action.description)
+                for action in self.ruleset.special_actions.values()
+                if action.trooper_class == trooper.class_id
+            ]
+        for ids, entries in (
+            (trooper.spec.equipment, trooper.equipment),
+            (trooper.spec.abilities, trooper.abilities),
+        ):
+            notes += [
+                (e.name if e else i, e.description if e else "")
+                for i, e in zip(ids, entries, strict=True)
+            ]
+        notes += [(e.name + " (unit)", e.description) for e in unit.skills if e is not None]
+        weapons = len(trooper.profile.weapons) if trooper.profile else 0
+        # More than 6 weapons print in a smaller table (cards.html: .many), a line each.
+        room = CARD_NOTE_LINES - weapons * (1 if weapons > 6 else CARD_LINES_PER_WEAPON)
+        needed = sum(
+            -(-(len(name) + len(text) + 1) // CARD_LINE_CHARACTERS) for name, text in notes
+        )
+        names = -(-(sum(len(name) + 2 for name, _ in notes) + 30) // CARD_LINE_CHARACTERS)
+        return CardNotes(notes, needed <= room, names <= room, room >= 1)
 
     def tally_rows(self) -> list[dict[str, Any]]:
         """The live counters, each with how close it is to its limit."""
@@ -314,7 +369,7 @@ class ForceSheet:
         for class_id, trooper_class in self.ruleset.trooper_classes.items():
             if class_id in present and trooper_class.specialist:
                 texts = [
-                    f"{action.name}: {action.description}"
+                    f"{action.name} ({action.ap} AP): {action.description}"
                     for action in self.ruleset.special_actions.values()
                     if action.trooper_class == class_id
                 ]

@@ -381,6 +381,6 @@ def test_the_roster_has_a_heading_and_a_glossary_of_the_rules_its_list_uses(clie
     page = client.get(f"/s/{force.share_code}/roster/").content.decode()
     assert '<h1 class="roster-title">Wardens</h1>' in page
     glossary = page[page.index('<section class="glossary">') :]
-    assert "Hacker" in glossary and "Hacks TAGs within 3 hexes" in glossary
+    assert "Hacker" in glossary and "Hack (2 AP): TAG within 3 hexes" in glossary
     assert "Combi Rifle" in glossary and "Fire power 3 at short and medium range" in glossary
     assert "Sniper Rifle" not in glossary  # only what the list uses
