@@ -26,27 +26,29 @@ def roster_text(sheet: ForceSheet, share_url: str) -> str:
     ]
     for unit in sheet.units:
         lines.append(f"{unit.label} — {unit.points} pts")
-        for trooper in unit.troopers:
+        # Troopers alike in everything read as one line: a chat message stays short.
+        for group in unit.groups:
+            trooper = group.first
             profile = trooper.profile
-            weapons = ", ".join(w.name for w in profile.weapons) if profile else ""
-            extras = [e.name for e in trooper.equipment + trooper.abilities if e is not None]
+            label = trooper.label
+            if trooper.trooper_class and trooper.trooper_class.specialist and trooper.name:
+                label += f" ({trooper.trooper_class.name})"
+            count = f"{group.count}\N{MULTIPLICATION SIGN} " if group.count > 1 else ""
             stats = (
                 f"MOV {profile.movement} ARM {profile.armor} W {profile.wounds}" if profile else ""
             )
-            line = f"  - {trooper.label}"
-            if trooper.trooper_class and trooper.trooper_class.specialist and trooper.name:
-                line += f" ({trooper.trooper_class.name})"
-            line += f": {weapons}"
-            if extras:
-                line += f"; {', '.join(extras)}"
-            line += f" [{stats}] {trooper.points} pts"
-            lines.append(line)
+            each = " each" if group.count > 1 else ""
+            lines.append(
+                f"  - {count}{label}: {trooper.summary} [{stats}] {trooper.points} pts{each}"
+            )
         skills = [s.name for s in unit.skills if s is not None]
         if skills:
             lines.append(f"  Unit skills: {', '.join(skills)}")
         lines.append("")
-    for issue in report.issues:
-        lines.append(f"! {issue.severity}: {issue.message}")
+    for issue in report.errors + report.warnings:
+        lines.append(
+            f"! {'Problem' if issue.severity == 'error' else 'Suggestion'}: {issue.message}"
+        )
     if share_url:
         lines.append(f"Shared list: {share_url}")
     return "\n".join(lines) + "\n"
