@@ -61,7 +61,9 @@ class Judge:
             return str(error)
         self.tried += 1
         after = validate_force(changed, self.ruleset)
-        for issue in added_errors(self.report, after):
-            if issue.code not in SOFT_CODES:
-                return rule_reason(issue)
-        return ""
+        broken = [i for i in added_errors(self.report, after) if i.code not in SOFT_CODES]
+        if not broken:
+            return ""
+        # The nearest rule says it best: "a TAG takes no specialist" before "a list has at
+        # most 3 specialists" (a trooper's path is deeper than its unit's, the force's).
+        return rule_reason(max(broken, key=lambda issue: issue.path.count("[")))

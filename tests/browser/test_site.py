@@ -4,13 +4,15 @@ without JavaScript."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import screenshot, wait_until
+from tests.browser.conftest import PHONE, screenshot, wait_until
+from tests.browser.quality import ROOT, axe_violations, markup_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PAGES = ["/", "/rules/", "/odds/?attacker=3&defender=2"]
+PAGES = ["/", "/rules/", "/odds/?attacker=3&defender=2", "/rules/units/"]
+WIDE = {"width": 1366, "height": 900}
 
 
 def test_a_keyboard_user_can_skip_to_content_and_reach_the_rules(page: Page, live_server):
@@ -87,3 +89,38 @@ def test_focus_is_visible(page: Page, live_server):
     page.get_by_label("Attacker draws").focus()
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline == "solid"
+
+
+def test_the_home_page_starts_a_list_in_one_click(page: Page, live_server):
+    page.goto(live_server.url + "/")
+    page.get_by_role("link", name="Build a list").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("New force list")
+
+
+def test_the_unit_catalogue_filters_by_faction(page: Page, live_server):
+    page.goto(live_server.url + "/rules/units/")
+    expect(page.locator("#type-light-infantry")).to_contain_text("Spore Projector")
+    page.get_by_label("Show what this faction may take").select_option("solar-concord")
+    page.get_by_role("button", name="Show").click()
+    expect(page.locator("#type-light-infantry")).not_to_contain_text("Spore Projector")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Solar Concord")
+    screenshot(page, "unit-catalogue-desktop")
+
+
+@pytest.mark.parametrize(("viewport", "suffix"), [(WIDE, "desktop"), (PHONE, "phone")])
+def test_the_site_pages_pass_axe_and_the_nu_html_checker(
+    browser: Browser, live_server, viewport, suffix
+):
+    context = browser.new_context(viewport=viewport, bypass_csp=True)
+    page = context.new_page()
+    html = {}
+    for path in PAGES:
+        page.goto(live_server.url + path)
+        name = path.split("?")[0].strip("/").replace("/", "-") or "home"
+        html[name] = page.request.get(live_server.url + path).text()
+        screenshot(page, f"{name}-{suffix}")
+        found = axe_violations(page)
+        assert found == [], f"{path}: {found}"
+    context.close()
+    errors = markup_errors(html, ROOT / "test-artifacts" / "markup" / f"site-{suffix}")
+    assert errors == {}, errors
