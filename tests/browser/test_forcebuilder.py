@@ -123,6 +123,12 @@ def settled(page: Page) -> None:
     )
 
 
+def shot(page: Page, name: str) -> None:
+    """A full-page screenshot from the top (a sticky bar is drawn where the page stood)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, name)
+
+
 def screens(page: Page) -> float:
     return page.evaluate("document.documentElement.scrollHeight / window.innerHeight")
 
@@ -165,7 +171,7 @@ def test_a_new_player_builds_a_legal_list_with_the_mouse(browser: Browser, live_
     expect(page.get_by_role("heading", name="Add your first unit")).to_be_visible()
     expect(page.locator(".counter.verdict")).to_have_text("Empty")
     expect(page.get_by_text("Browser Wardens created.")).to_have_count(1)
-    screenshot(page, "editor-empty-desktop")
+    shot(page, "editor-empty-desktop")
 
     page.get_by_role("button", name=re.compile(r"^\+ Medium Infantry")).click()
     settled(page)
@@ -194,7 +200,7 @@ def test_a_new_player_builds_a_legal_list_with_the_mouse(browser: Browser, live_
     expect(page.locator("#undo")).to_contain_text(
         "Undo: give Hacker in Medium Infantry Combi Rifle"
     )
-    screenshot(page, "editor-building-desktop")
+    shot(page, "editor-building-desktop")
 
 
 def test_a_legal_12_trooper_list_fits_two_and_a_half_desktop_screens_and_six_phone_screens(
@@ -205,7 +211,7 @@ def test_a_legal_12_trooper_list_fits_two_and_a_half_desktop_screens_and_six_pho
     page.goto(f"{live_server.url}/forces/{force.pk}/")
     expect(page.locator(".counter.verdict")).to_have_text("Legal")
     desktop = screens(page)
-    screenshot(page, "editor-legal-12-desktop")
+    shot(page, "editor-legal-12-desktop")
     page.set_viewport_size(PHONE)
     page.reload()
     phone = screens(page)
@@ -215,7 +221,7 @@ def test_a_legal_12_trooper_list_fits_two_and_a_half_desktop_screens_and_six_pho
         ".counter", "cs => cs.map(c => c.getBoundingClientRect().top)"
     )
     assert len(set(heights)) == 1
-    screenshot(page, "editor-legal-12-phone")
+    shot(page, "editor-legal-12-phone")
     print(f"legal 12-trooper list: {desktop:.2f} desktop screens, {phone:.2f} phone screens")
     assert desktop <= 2.5 and phone <= 6
 
@@ -234,7 +240,7 @@ def test_problems_say_what_and_where_and_fix_in_one_click(browser: Browser, live
     tags = page.locator('.problems [data-code="force.tags.too-many"]')
     expect(tags).to_contain_text("This force has 2 TAGs; at most 1 is allowed.")
     expect(tags.get_by_role("link", name="Second")).to_have_attribute("href", "#unit-tag-b")
-    screenshot(page, "editor-problems-desktop")
+    shot(page, "editor-problems-desktop")
     tags.get_by_role("button", name="Remove Second").click()
     settled(page)
     expect(page.locator('[data-code="force.tags.too-many"]')).to_have_count(0)
@@ -248,7 +254,7 @@ def test_problems_say_what_and_where_and_fix_in_one_click(browser: Browser, live
     settled(page)
     expect(page.locator(".unit")).to_have_count(2)
     page.set_viewport_size(PHONE)
-    screenshot(page, "editor-problems-phone")
+    shot(page, "editor-problems-phone")
     assert sideways(page) <= 0
 
 
@@ -261,7 +267,7 @@ def test_choices_the_rules_forbid_are_disabled_and_say_why(browser: Browser, liv
     add_tag.focus()
     expect(page.locator("#why-add-tag")).to_be_visible()
     expect(page.locator("#why-add-tag")).to_have_text("A list has at most 4 units.")
-    screenshot(page, "editor-disabled-reason-desktop")
+    shot(page, "editor-disabled-reason-desktop")
     add_tag.click(force=True)  # says why, adds nothing
     expect(page.locator(".unit")).to_have_count(4)
     # A TAG takes no specialist: its class menu says so.
@@ -284,7 +290,7 @@ def test_the_picker_shows_every_profile_applies_at_once_and_keeps_an_illegal_ite
     expect(engineer).to_contain_text("Spore Projector is not available to the Solar Concord.")
     expect(engineer.locator(".pick").first).to_contain_text("Multi Rifle")  # every weapon...
     expect(engineer).to_contain_text("Not available to this trooper")  # ...and why not
-    screenshot(page, "editor-picker-open-desktop")
+    shot(page, "editor-picker-open-desktop")
     spore.uncheck()
     settled(page)
     engineer = page.locator("#trooper-h3")
@@ -293,7 +299,7 @@ def test_the_picker_shows_every_profile_applies_at_once_and_keeps_an_illegal_ite
     expect(page.locator("#undo")).to_contain_text("take Spore Projector from Engineer")
     page.set_viewport_size(PHONE)
     assert sideways(page) <= 0
-    screenshot(page, "editor-picker-open-phone")
+    shot(page, "editor-picker-open-phone")
 
 
 # --- Fast input, the keyboard, focus -------------------------------------------------------------
@@ -394,7 +400,7 @@ def test_two_tabs_editing_one_list_lose_no_update(browser: Browser, live_server,
     expect(other.locator(".messages")).to_contain_text("changed in another tab or window")
     expect(other.locator(".counter").nth(2)).to_contain_text("4/12")
     expect(other.locator(".counter").nth(1)).to_contain_text("1/4")
-    screenshot(other, "editor-stale-tab-desktop")
+    shot(other, "editor-stale-tab-desktop")
 
 
 # --- The odds panel -----------------------------------------------------------------------------
@@ -424,7 +430,7 @@ def test_the_odds_panel_follows_the_list_and_names_troopers_by_unit(
     settled(page)
     expect(page.locator("#odds-panel")).not_to_contain_text("Cover")
     expect(page.locator("#odds-panel")).to_contain_text("Charging")
-    screenshot(page, "editor-odds-desktop")
+    shot(page, "editor-odds-desktop")
 
 
 # --- Sharing and printing ---------------------------------------------------------------------
@@ -441,12 +447,13 @@ def test_sharing_copies_the_link_shares_on_a_phone_and_previews_in_chat_apps(
     expect(page.locator(".share-link .copied")).to_have_text("Copied.")
     share_url = page.evaluate("navigator.clipboard.readText()")
     assert share_url == f"{live_server.url}/s/{force.share_code}/"
+    page.evaluate("document.querySelector('.share-link .copied').textContent = ''")
     page.get_by_role("link", name="Copy as text for chat").click()
     expect(page.locator(".share-link .copied")).to_have_text("Copied.")
     assert page.evaluate("navigator.clipboard.readText()").startswith(
         "Concord Vanguard — Solar Concord\n63/75 points"
     )
-    screenshot(page, "editor-share-desktop")
+    shot(page, "editor-share-desktop")
 
     # On a phone with the Web Share API, a Share button hands the link to the share sheet.
     phone = open_page(browser, PHONE)
@@ -465,7 +472,7 @@ def test_sharing_copies_the_link_shares_on_a_phone_and_previews_in_chat_apps(
     expect(head.locator('meta[property="og:description"]')).to_have_attribute(
         "content", re.compile("63/75 points · 4 units, 12 troopers · legal")
     )
-    screenshot(phone, "shared-list-phone")
+    shot(phone, "shared-list-phone")
     # Anyone may copy it to their own lists.
     phone.get_by_role("button", name="Copy to my lists").click()
     expect(phone.get_by_role("heading", level=1)).to_have_text("Concord Vanguard")
@@ -484,10 +491,10 @@ def test_the_print_view_has_margins_a_heading_an_unclipped_qr_code_and_a_glossar
     main = page.locator("main").bounding_box()
     assert qr and main and qr["x"] + qr["width"] <= main["x"] + main["width"]
     assert main["x"] >= 16  # a margin around the page
-    screenshot(page, "roster-print-view-desktop")
+    shot(page, "roster-print-view-desktop")
     page.set_viewport_size(PHONE)
     assert sideways(page) <= 0, "the print view scrolls sideways on a phone"
-    screenshot(page, "roster-print-view-phone")
+    shot(page, "roster-print-view-phone")
     with page.expect_download() as download:
         page.goto(f"{live_server.url}/forces/{force.pk}/")
         page.get_by_role("link", name="Trooper cards PDF").click()
@@ -506,13 +513,13 @@ def test_the_home_page_starts_a_list_and_its_examples_open_and_copy(browser: Bro
     page.get_by_role("link", name="Open Solar Concord Line").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Solar Concord Line")
     assert sideways(page) <= 0
-    screenshot(page, "example-list-phone")
+    shot(page, "example-list-phone")
     page.get_by_role("button", name="Copy to my lists").click()
     expect(page.locator(".counter.verdict")).to_have_text("Legal")
     expect(page.get_by_text("Solar Concord Line copied to your lists")).to_be_visible()
     page.goto(live_server.url + "/forces/")
     assert sideways(page) <= 0, "My lists scrolls sideways on a phone"
-    screenshot(page, "my-lists-phone")
+    shot(page, "my-lists-phone")
 
 
 # --- Without JavaScript -------------------------------------------------------------------------
@@ -575,7 +582,7 @@ def test_the_force_builder_pages_pass_axe_and_the_nu_html_checker(
         expect(page.get_by_role("button", name="Save to my lists")).to_be_visible()
         html["import-preview"] = page.content()  # before axe adds its own script
         no_axe_violations(page, f"import preview ({suffix})")
-        screenshot(page, f"import-preview-{suffix}")
+        shot(page, f"import-preview-{suffix}")
         page.goto(base + f"/forces/{broken.pk}/")
         page.locator("#trooper-h3 > summary").click()
         expect(page.locator("#trooper-h3 .picker")).to_be_visible()
