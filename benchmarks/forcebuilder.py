@@ -19,6 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 DATABASE = Path(tempfile.mkdtemp()) / "bench.sqlite3"
 os.environ["DATABASE_URL"] = f"sqlite:///{DATABASE}"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# Editor changes measured per figure (RUNS=50 for a quick look).
+RUNS = int(os.environ.get("RUNS", "200"))
 
 import django  # noqa: E402
 
@@ -66,28 +68,66 @@ def main() -> int:
         },
     )
 
+    # Troopers and units are named by id, as the editor's forms do; with JavaScript the
+    # page also sends the rows it has open (here none, then one with its picker).
+    from forcebuilder.models import Force
+
+    spec = Force.objects.get(pk=pk).to_spec()
+    unit_key = spec.units[1].id
+    trooper_key = spec.units[2].troopers[0].id
+    htmx = {"HX-Request": "true"}
+
+    from forcebuilder.views import _sheet
+
+    # How many choices one redraw tries on copies of the list (each is one validation).
+    tried = _sheet(Force.objects.get(pk=pk), with_options=True).tried
     add_trooper, queries = [], 0
-    for _ in range(200):
+    for _ in range(RUNS):
         start = time.perf_counter()
         with CaptureQueriesContext(connection) as captured:
             reply = client.post(
-                edit_url, {"action": "add-trooper", "unit": 1}, headers={"HX-Request": "true"}
+                edit_url, {"action": "add-trooper", "unit_id": unit_key}, headers=htmx
             )
         add_trooper.append((time.perf_counter() - start) * 1000)
         queries = max(queries, len(captured))
         assert reply.status_code == 200
-        client.post(f"/forces/{pk}/undo/", headers={"HX-Request": "true"})
+        client.post(f"/forces/{pk}/undo/", headers=htmx)
 
     set_class = []
-    for index in range(100):
+    for index in range(RUNS // 2):
         chosen = "medic" if index % 2 else "trooper"
         start = time.perf_counter()
         client.post(
             edit_url,
-            {"action": "set-class", "unit": 2, "trooper": 0, "class": chosen},
-            headers={"HX-Request": "true"},
+            {"action": "set-class", "trooper_id": trooper_key, "class": chosen},
+            headers=htmx,
         )
         set_class.append((time.perf_counter() - start) * 1000)
+
+    # The same, with the trooper's row open: class menu and loadout picker drawn, every
+    # item of it tried on a copy of the list.
+    picker_open = []
+    for index in range(RUNS // 2):
+        weapons = ["pistol"] if index % 2 else []
+        start = time.perf_counter()
+        reply = client.post(
+            edit_url,
+            {
+                "action": "loadout",
+                "trooper_id": trooper_key,
+                "weapons": weapons,
+                "open": trooper_key,
+            },
+            headers=htmx,
+        )
+        picker_open.append((time.perf_counter() - start) * 1000)
+        assert "Save loadout" in reply.content.decode()
+
+    opening = []
+    for _ in range(RUNS // 2):
+        start = time.perf_counter()
+        client.get(f"/forces/{pk}/troopers/{trooper_key}/", headers=htmx)
+        opening.append((time.perf_counter() - start) * 1000)
 
     from django.core.cache import cache
 
@@ -145,11 +185,17 @@ def main() -> int:
         "date": time.strftime("%Y-%m-%d"),
         "add_trooper_to_11_trooper_list": summary(add_trooper),
         "add_trooper_max_queries": queries,
+        "choices_tried_per_change": tried,
         "set_trooper_class_on_11_trooper_list": summary(set_class),
+        "loadout_tick_with_the_picker_open": summary(picker_open),
+        "open_a_trooper_row": summary(opening),
         "roster_pdf": summary(pdf),
         "largest_list_pdfs": worst,
     }
-    results["editor_target_met"] = results["add_trooper_to_11_trooper_list"]["p95_ms"] <= 30
+    results["editor_target_met"] = all(
+        results[name]["p95_ms"] <= 30
+        for name in ("add_trooper_to_11_trooper_list", "set_trooper_class_on_11_trooper_list")
+    )
     results["pdf_target_met"] = results["roster_pdf"]["median_ms"] <= 500
     print(json.dumps(results, indent=2))
     return 0 if results["editor_target_met"] and results["pdf_target_met"] else 1

@@ -10,6 +10,7 @@ by swapping loadouts, and going over shows as a problem at once.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from forcebuilder.edits import EditError
 from onefinity.rules import ForceSpec, Issue, Report, added_errors, validate_force
@@ -53,6 +54,22 @@ class Judge:
         self.report = report
         self.ruleset = ruleset
         self.tried = 0
+        self._units: dict[int, Judge] = {}
+
+    def for_unit(self, index: int) -> Judge:
+        """A judge of the list cut down to one unit (at index 0), for choices that change
+        only that unit's items: an item's rules (who may take it, twice, ability slots)
+        are the unit's own, and the force-wide rules they touch are points, which choices
+        may pass. A picker tries some 35 items; on one unit each try costs a quarter. The
+        edit view still judges the whole list before it saves."""
+        if index not in self._units:
+            alone = replace(self.spec, units=(self.spec.units[index],))
+            self._units[index] = Judge(alone, validate_force(alone, self.ruleset), self.ruleset)
+        return self._units[index]
+
+    @property
+    def tried_in_all(self) -> int:
+        return self.tried + sum(judge.tried for judge in self._units.values())
 
     def reason(self, change: Callable[[ForceSpec], ForceSpec]) -> str:
         try:

@@ -26,6 +26,7 @@ from onefinity.rules import (
     trooper_profile,
 )
 from onefinity.rules.ruleset import CatalogueEntry, Faction, Ruleset, TrooperClass, UnitType
+from onefinity.templatetags.onefinity_tags import effects_summary
 
 
 @dataclass
@@ -41,6 +42,12 @@ class Option:
     problem: str = ""
     # The unit type's default weapon, carried for free while no weapon is chosen.
     implicit: bool = False
+    # Drawn once here rather than in the template (a picker has some 35 rows): the
+    # checkbox's id, a weapon's cards per range band and close-combat bonus, an effect.
+    box: str = ""
+    cards: list[str] = field(default_factory=list)
+    close_combat: str = ""
+    effect: str = ""
 
     @property
     def name(self) -> str:
@@ -499,7 +506,7 @@ def force_sheet(
             )
             for unit_type in ruleset.unit_types.values()
         ]
-    sheet.tried = judge.tried
+    sheet.tried = judge.tried_in_all
     return sheet
 
 
@@ -564,15 +571,14 @@ def _picker(
             else:
 
                 def tick(f: ForceSpec, item: str = item_id, k: str = kind) -> ForceSpec:
-                    current = list(getattr(f.units[unit].troopers[index], k))
                     loadout = {
-                        key: list(getattr(f.units[unit].troopers[index], key))
+                        key: list(getattr(f.units[0].troopers[index], key))
                         for key in edits.ITEM_KINDS
                     }
-                    loadout[k] = [*current, item]
-                    return edits.set_loadout(f, unit, index, **loadout)
+                    loadout[k] = [*loadout[k], item]
+                    return edits.set_loadout(f, 0, index, **loadout)
 
-                option.reason = judge.reason(tick)
+                option.reason = judge.for_unit(unit).reason(tick)
             if item_id in allowed or selected:
                 options.append(option)
             else:
@@ -583,9 +589,28 @@ def _picker(
                 options.append(
                     Option(item_id, None, True, problem=by_item.get(f"{path}.{kind}[{i}]", ""))
                 )
+        for option in options:
+            _describe(option, ruleset, f"pick-{trooper.id or path}-")
         if options or unavailable:
             kinds.append(PickerKind(kind, legend, singular, options, unavailable))
     return kinds
+
+
+def _describe(option: Option, ruleset: Ruleset, prefix: str) -> None:
+    option.box = prefix + option.item_id
+    entry = option.entry
+    if entry is None:
+        return
+    if entry.kind == "weapon":
+        option.cards = [
+            str(entry.fire_power.get(b.id, 0) + entry.bonus)
+            if entry.fire_power.get(b.id, 0) > 0
+            else "\N{EN DASH}"
+            for b in ruleset.range_bands
+        ]
+        option.close_combat = f"+{entry.close_combat}" if entry.close_combat else "\N{EN DASH}"
+    if not entry.description:
+        option.effect = effects_summary(entry)
 
 
 def _skill_options(
@@ -604,8 +629,8 @@ def _skill_options(
             spots = [f"{unit_path}.skills[{i}]" for i, c in enumerate(chosen) if c == item_id]
             option.problem = next((by_item[p] for p in spots if p in by_item), "")
         else:
-            option.reason = judge.reason(
-                lambda f, s=item_id: edits.set_unit_skills(f, unit, [*f.units[unit].skills, s])
+            option.reason = judge.for_unit(unit).reason(
+                lambda f, s=item_id: edits.set_unit_skills(f, 0, [*f.units[0].skills, s])
             )
         options.append(option)
     for i, item_id in enumerate(chosen):

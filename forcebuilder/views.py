@@ -74,8 +74,12 @@ def _open_keys(request: HtmxHttpRequest) -> list[str]:
     return [key for key in _data(request).getlist("open")[:MAX_OPEN] if len(key) <= 40]
 
 
-def _editor_context(request: HtmxHttpRequest, force: Force, focus: str = "") -> dict[str, Any]:
-    sheet = _sheet(force, with_options=True, open_keys=_open_keys(request))
+def _editor_context(
+    request: HtmxHttpRequest, force: Force, focus: str = "", odds_open: bool = False
+) -> dict[str, Any]:
+    open_keys = _open_keys(request)
+    sheet = _sheet(force, with_options=True, open_keys=open_keys)
+    odds = OddsPanel.from_request(request, force, sheet, _data(request))
     current = library().current
     move = None
     if version_key(current.version) > version_key(force.ruleset_version):
@@ -91,17 +95,23 @@ def _editor_context(request: HtmxHttpRequest, force: Force, focus: str = "") -> 
         "problems": problems(sheet),
         "ruleset_move": move,
         "history": force.history(),
-        # The odds panel keeps its question across changes: htmx sends it along.
-        "odds": OddsPanel.from_request(request, force, sheet, _data(request)),
+        # The odds panel keeps its question across changes (htmx sends it along). Closed,
+        # it is not drawn: its targets are the owner's other lists, read and checked.
+        "odds": odds,
+        "odds_open": odds_open or odds.asked or "odds" in open_keys,
         "factions": list(sheet.ruleset.factions.values()),
         "focus": focus,
     }
 
 
 def _render_editor(
-    request: HtmxHttpRequest, force: Force, status: int = 200, focus: str = ""
+    request: HtmxHttpRequest,
+    force: Force,
+    status: int = 200,
+    focus: str = "",
+    odds_open: bool = False,
 ) -> HttpResponse:
-    context = _editor_context(request, force, focus)
+    context = _editor_context(request, force, focus, odds_open)
     if request.htmx:
         return render(request, "forcebuilder/editor.html#editor", context, status=status)
     # The share panel (with its QR code) is outside the region htmx swaps.
@@ -426,9 +436,9 @@ def odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return render(
             request,
             f"forcebuilder/editor.html#{region}",
-            {"force": force, "odds": panel, "sheet": sheet},
+            {"force": force, "odds": panel, "sheet": sheet, "odds_open": True},
         )
-    return _render_editor(request, force)
+    return _render_editor(request, force, odds_open=True)
 
 
 # --- Reading a list: by its owner, or by anyone with the share link --------------------------

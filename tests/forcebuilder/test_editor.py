@@ -307,7 +307,12 @@ def test_an_imported_item_the_trooper_may_not_take_stays_ticked_flagged_and_remo
 def test_the_odds_panel_is_redrawn_with_the_editor_and_names_troopers_by_unit(
     owner_client, keyed_force
 ):
-    page = edit(owner_client, keyed_force, action="add-unit", unit_type="light-infantry")
+    # Closed, the panel is not drawn at all (its targets cost a read of other lists).
+    page = owner_client.get(f"/forces/{keyed_force.pk}/").content.decode()
+    assert "odds-attacker" not in page and "Work out the card odds" in page
+    page = edit(
+        owner_client, keyed_force, action="add-unit", unit_type="light-infantry", open="odds"
+    )
     page = page.content.decode()
     assert '<details id="odds"' in page
     assert '<optgroup label="Alpha (Medium Infantry)">' in page

@@ -130,7 +130,7 @@ def _offered(page: str) -> set[str]:
 
 
 def test_the_odds_panel_offers_only_the_modifiers_of_the_chosen_exchange(owner_client, force):
-    shooting = _offered(owner_client.get(f"/forces/{force.pk}/").content.decode())
+    shooting = _offered(owner_client.get(f"/forces/{force.pk}/?open=odds").content.decode())
     assert shooting == {
         "combat=higher-ground",
         "combat=rear",

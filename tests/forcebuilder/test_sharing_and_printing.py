@@ -182,7 +182,7 @@ def test_the_odds_panel_offers_troopers_of_my_other_lists_as_targets(
     other = Force.create_from_spec(force.to_spec(), "2026.11", 75, owner=owner)
     other.name = "Rivals"
     other.save()
-    page = owner_client.get(f"/forces/{force.pk}/").content.decode()
+    page = owner_client.get(f"/forces/{force.pk}/", {"open": "odds"}).content.decode()
     assert f'<option value="list:{other.pk}:tag1">Trooper (TAG)</option>' in page
 
 
