@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from forcebuilder.actions import apply_action, trooper_key
+from forcebuilder.actions import apply_action, find_trooper, find_unit, trooper_key, unit_key
 from forcebuilder.choices import Judge
 from forcebuilder.edits import EditError
 from forcebuilder.forms import ImportForm, NewForceForm
@@ -309,12 +309,14 @@ def _step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
 def _trooper_page(request: HtmxHttpRequest, force: Force, key: str) -> HttpResponse:
     """One trooper's row, open: class, name, stat line and loadout picker. htmx fetches it
     into the editor when the row is opened; without JavaScript it is a page of its own."""
-    sheet = _sheet(force, open_keys=[key])
+    spec = force.to_spec()
+    try:
+        u, t = find_trooper(spec, key)  # its id, or its position key (t.0.1)
+    except EditError:
+        raise Http404("No such trooper") from None
+    sheet = _sheet(force, open_keys=[trooper_key(spec, u, t)])
     problems(sheet)
-    found = next(((u, t) for u, t in sheet.troopers if t.key == key), None)
-    if found is None:
-        raise Http404("No such trooper")
-    unit, trooper = found
+    unit, trooper = sheet.units[u], sheet.units[u].troopers[t]
     context = {
         "force": force,
         "sheet": sheet,
@@ -336,11 +338,14 @@ def trooper(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
 def _unit_page(request: HtmxHttpRequest, force: Force, key: str) -> HttpResponse:
     """One unit's options (name, unit skills, duplicate, remove): fetched into the editor
     when its menu opens; without JavaScript a page of its own."""
-    sheet = _sheet(force, open_keys=[key])
+    spec = force.to_spec()
+    try:
+        index = find_unit(spec, key)  # its id, or its position key (u.0)
+    except EditError:
+        raise Http404("No such unit") from None
+    sheet = _sheet(force, open_keys=[unit_key(spec, index)])
     problems(sheet)
-    unit = next((u for u in sheet.units if u.key == key), None)
-    if unit is None:
-        raise Http404("No such unit")
+    unit = sheet.units[index]
     context = {
         "force": force,
         "sheet": sheet,

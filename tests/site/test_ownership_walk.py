@@ -89,6 +89,10 @@ def url_for(namespace: str, pattern: URLPattern, world: dict) -> tuple[str, str]
         url = "/" + route.replace("<int:pk>", str(owned.pk)).replace("<int:unit>", "0").replace(
             "<int:trooper>", "0"
         )
+        # A trooper or unit by key: position keys name them in any list (ids in none).
+        url = url.replace("troopers/<str:key>", "troopers/t.0.0").replace(
+            "units/<str:key>", "units/u.0"
+        )
         return url, "owner"
     if "version" in arguments:
         return "/" + route.replace("<str:version>", "2026.11"), "public"
