@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from forcebuilder import edits
@@ -120,7 +121,7 @@ class TrooperSheet:
     def is_specialist(self) -> bool:
         return bool(self.trooper_class and self.trooper_class.specialist)
 
-    @property
+    @cached_property
     def gear(self) -> list[str]:
         """Everything the trooper carries, by name: weapons (the default one included),
         equipment, abilities; ids the ruleset does not have as they are."""
@@ -132,9 +133,17 @@ class TrooperSheet:
             names += [e.name if e else i for i, e in zip(ids, entries, strict=True)]
         return names
 
-    @property
+    @cached_property
     def summary(self) -> str:
         return ", ".join(self.gear)
+
+    @cached_property
+    def badge(self) -> str:
+        """What a row shows after the name: the class of a named specialist, or
+        'specialist' when the name is the class's."""
+        if not self.is_specialist or self.trooper_class is None:
+            return ""
+        return self.trooper_class.name if self.name else "specialist"
 
     @property
     def wound_boxes(self) -> range:
