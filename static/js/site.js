@@ -161,7 +161,14 @@ document.addEventListener("htmx:confirm", (event) => {
   const trigger = event.detail.triggeringEvent;
   const submitter = trigger && trigger.submitter;
   if (submitter && submitter.getAttribute("aria-disabled") === "true") return;
-  const values = submitter ? new FormData(element, submitter) : new FormData(element);
+  let values;
+  try {
+    values = submitter ? new FormData(element, submitter) : new FormData(element);
+  } catch {
+    // Browsers before 2023 take no submitter: add the button's own name and value.
+    values = new FormData(element);
+    if (submitter && submitter.name) values.append(submitter.name, submitter.value);
+  }
   const change = { path: event.detail.path, values };
   const key = element.dataset.coalesce;
   const delay = Number(element.dataset.delay || 0);
@@ -245,15 +252,17 @@ document.addEventListener(
       button.focus();
       return;
     }
-    if (button.hasAttribute("data-once") && button.id) {
+    if (button.hasAttribute("data-once")) {
+      // The second click of a double click, or a click on the same button (redrawn by
+      // then) within a double click's time.
       const now = Date.now();
-      const last = editorState.lastAdd.get(button.id) || 0;
+      const last = (button.id && editorState.lastAdd.get(button.id)) || 0;
       if (event.detail > 1 || now - last < 350) {
         event.preventDefault();
         event.stopImmediatePropagation();
         return;
       }
-      editorState.lastAdd.set(button.id, now);
+      if (button.id) editorState.lastAdd.set(button.id, now);
     }
   },
   true,

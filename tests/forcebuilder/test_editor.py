@@ -389,3 +389,24 @@ def test_the_roster_has_a_heading_and_a_glossary_of_the_rules_its_list_uses(clie
     assert "Hacker" in glossary and "Hack (2 AP): TAG within 3 hexes" in glossary
     assert "Combi Rifle" in glossary and "Fire power 3 at short and medium range" in glossary
     assert "Sniper Rifle" not in glossary  # only what the list uses
+
+
+def test_a_units_options_work_without_javascript_on_a_page_of_their_own(owner_client, keyed_force):
+    page = owner_client.get(f"/forces/{keyed_force.pk}/units/alpha/").content.decode()
+    assert "<h1>Alpha" in page and "Unit skills" in page and "Fireteam" in page
+    assert "data-hx-post" not in page.split("<main")[1]
+    response = owner_client.post(
+        f"/forces/{keyed_force.pk}/edit/",
+        {
+            "action": "unit-skills",
+            "unit_id": "alpha",
+            "skills": ["fireteam"],
+            "next": "unit",
+            "version": keyed_force.version,
+        },
+    )
+    assert response["Location"] == f"/forces/{keyed_force.pk}/units/alpha/"
+    keyed_force.refresh_from_db()
+    assert keyed_force.units[0]["skills"] == ["fireteam"]
+    assert owner_client.get(f"/forces/{keyed_force.pk}/units/nothing/").status_code == 404
+    assert owner_client.get(f"/forces/{keyed_force.pk}/troopers/nothing/").status_code == 404
