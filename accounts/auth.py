@@ -1,4 +1,4 @@
-"""Login, password change and password reset, with the limits of ``onefinity.attempts``.
+"""Sign-up; login, password change and password reset with the limits of ``accounts.attempts``.
 
 Django's own views do the work; these only count the attempt first and refuse with 429
 and a message saying how long to wait.
@@ -8,11 +8,43 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, PasswordResetForm
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
 
-from onefinity import attempts
+from accounts import attempts
+from accounts.forms import SignupForm
+
+
+def _next_page(request: HttpRequest) -> str | None:
+    """Where the person was going (a join link, say), if it is a page of this site."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if target and safe else None
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect(_next_page(request) or "forcebuilder:list")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        # Logging in moves the lists built in this browser into the new account.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(
+            request, f"Welcome, {user.get_username()}. Your lists are now in your account."
+        )
+        return redirect(_next_page(request) or "forcebuilder:list")
+    context = {"form": form, "next": _next_page(request) or ""}
+    return render(request, "registration/signup.html", context, status=400 if form.errors else 200)
 
 
 class RateLimitedLoginView(auth_views.LoginView):
