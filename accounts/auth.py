@@ -47,46 +47,42 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", context, status=400 if form.errors else 200)
 
 
-class RateLimitedLoginView(auth_views.LoginView):
+class _CountedPasswordGuess:
+    """A form view whose POST is a password guess: counted first, refused with 429 and the
+    wait when over the limits, and marked failed or not when the form has answered."""
+
     guess: attempts.PasswordGuess
 
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        self.guess = attempts.guess_password(request, str(request.POST.get("username", "")))
-        if self.guess.refusal is not None:
-            form = self.get_form()
-            form.add_error(None, self.guess.refusal.message)
-            return attempts.refused(
-                self.render_to_response(self.get_context_data(form=form)), self.guess.refusal
-            )
-        return super().post(request, *args, **kwargs)
+    def account_name(self, request: HttpRequest) -> str:
+        """The account the guess is about: the signed-in person's, unless the form names one."""
+        return str(request.user.get_username())
 
-    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        self.guess = attempts.guess_password(request, self.account_name(request))
+        if self.guess.refusal is not None:
+            form = self.get_form()  # type: ignore[attr-defined]
+            form.add_error(None, self.guess.refusal.message)
+            page = self.render_to_response(self.get_context_data(form=form))  # type: ignore[attr-defined]
+            return attempts.refused(page, self.guess.refusal)
+        return super().post(request, *args, **kwargs)  # type: ignore[misc,no-any-return]
+
+    def form_valid(self, form: Any) -> HttpResponse:
         self.guess.succeeded()
-        return super().form_valid(form)
+        return super().form_valid(form)  # type: ignore[misc,no-any-return]
+
+
+class RateLimitedLoginView(_CountedPasswordGuess, auth_views.LoginView):
+    def account_name(self, request: HttpRequest) -> str:
+        return str(request.POST.get("username", ""))
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         self.guess.failed()
         return super().form_invalid(form)
 
 
-class RateLimitedPasswordChangeView(auth_views.PasswordChangeView):
-    guess: attempts.PasswordGuess
-
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        self.guess = attempts.guess_password(request, request.user.get_username())
-        if self.guess.refusal is not None:
-            form = self.get_form()
-            form.add_error(None, self.guess.refusal.message)
-            return attempts.refused(
-                self.render_to_response(self.get_context_data(form=form)), self.guess.refusal
-            )
-        return super().post(request, *args, **kwargs)
-
-    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
-        self.guess.succeeded()
-        return super().form_valid(form)
-
+class RateLimitedPasswordChangeView(_CountedPasswordGuess, auth_views.PasswordChangeView):
     def form_invalid(self, form: PasswordChangeForm) -> HttpResponse:
+        # Only a wrong old password is a guess; a weak new one is not.
         if form.has_error("old_password"):
             self.guess.failed()
         else:
