@@ -8,8 +8,7 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from forcebuilder.edits import with_keys
-from onefinity.ownership import (  # noqa: F401  (new_share_code: the 0001 migration)
+from accounts.ownership import (  # noqa: F401  (new_share_code: the 0001 migration)
     DamagedRecord,
     Owned,
     OwnedQuerySet,
@@ -18,6 +17,7 @@ from onefinity.ownership import (  # noqa: F401  (new_share_code: the 0001 migra
     StaleVersion,
     new_share_code,
 )
+from forcebuilder.edits import with_keys
 from onefinity.rules import ForceDocumentError, ForceSpec, force_document, read_force_document
 from onefinity.rules.repair import repair_force_document
 

@@ -12,6 +12,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.ownership import (
+    DamagedRecord,
+    StaleVersion,
+    get_owned_or_404,
+    get_shared_or_404,
+    owned,
+    owner_fields,
+)
 from forcebuilder.actions import apply_action, find_trooper, find_unit, trooper_key, unit_key
 from forcebuilder.choices import Judge
 from forcebuilder.edits import EditError
@@ -24,14 +32,6 @@ from forcebuilder.sheets import ForceSheet, force_sheet
 from onefinity.downloads import attachment, download
 from onefinity.examples import ExampleForce, example_forces
 from onefinity.http import HtmxHttpRequest
-from onefinity.ownership import (
-    DamagedRecord,
-    StaleVersion,
-    get_owned_or_404,
-    get_shared_or_404,
-    owned,
-    owner_fields,
-)
 from onefinity.rules import (
     ForceDocumentError,
     ForceSpec,

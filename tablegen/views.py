@@ -17,9 +17,7 @@ from django.utils.html import escape
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from onefinity.downloads import attachment, download
-from onefinity.http import HtmxHttpRequest
-from onefinity.ownership import (
+from accounts.ownership import (
     DamagedRecord,
     StaleVersion,
     get_owned_or_404,
@@ -27,6 +25,8 @@ from onefinity.ownership import (
     owned,
     owner_fields,
 )
+from onefinity.downloads import attachment, download
+from onefinity.http import HtmxHttpRequest
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, Hex, rows_by_columns, standard_board
 from onefinity.rules.lineoffire import line_of_fire

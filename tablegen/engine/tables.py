@@ -15,7 +15,7 @@ from onefinity.rules.hexgrid import (
     standard_board,
 )
 from onefinity.rules.ruleset import TableRules
-from onefinity.rules.text import text_problem
+from onefinity.rules.text import DocumentError, text_problem
 
 TABLE_FORMAT = "onefinity-table"
 TABLE_VERSION = 1
@@ -30,11 +30,8 @@ MAX_PARAM_TEXT = 40
 DOCUMENT_KEYS = ("format", "version", "name", "board", "terrain", "seed", "params")
 
 
-class TableDocumentError(ValueError):
-    def __init__(self, path: str, problem: str) -> None:
-        self.path = path
-        self.problem = problem
-        super().__init__(f"{path}: {problem}" if path else problem)
+class TableDocumentError(DocumentError):
+    """A document that is not a readable table document."""
 
 
 @dataclass(frozen=True)

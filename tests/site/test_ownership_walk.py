@@ -3,15 +3,13 @@ stranger, and check each gets only what it should."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from forcebuilder.models import Force
 from tablegen.models import Pack, Table
-from tests.forcebuilder.conftest import LEGAL_DOCUMENT
+from tests.factories import make_force, make_pack, make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -34,38 +32,16 @@ ROUTES = every_route()
 
 
 @pytest.fixture
-def world(django_user_model):
-    owner = django_user_model.objects.create_user("owner", "o@example.com", "a-long-pass-phrase")
-    stranger = django_user_model.objects.create_user(
-        "stranger", "s@example.com", "another-long-phrase"
-    )
-    owner_client, stranger_client = Client(), Client()
-    owner_client.force_login(owner)
-    stranger_client.force_login(stranger)
-    owner_client.post(
-        "/forces/import/", {"document": json.dumps(LEGAL_DOCUMENT), "confirm": "save"}
-    )
-    owner_client.post(
-        "/tables/save/", {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
-    )
-    owner_client.post(
-        "/tables/packs/new/",
-        {
-            "seed": 1,
-            "coverage": 0.45,
-            "symmetry": "point",
-            "mix": "balanced",
-            "count": 1,
-            "name": "P",
-        },
-    )
+def world(owner, owner_client, stranger_client):
+    """The shared personas (tests/conftest.py), the owner's list, table and pack (made by
+    the factories), and someone who only holds the share links."""
     return {
         "owner": owner_client,
         "stranger": stranger_client,
         "link holder": Client(),
-        "force": Force.objects.get(),
-        "table": Table.objects.get(),
-        "pack": Pack.objects.get(),
+        "force": make_force(owner),
+        "table": make_table(owner),
+        "pack": make_pack(owner, name="P"),
     }
 
 
