@@ -8,7 +8,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS
 from onefinity.rules.text import normalize_name
-from tablegen.engine.generate import SYMMETRIES, Parameters, terrain_library
+from tablegen.engine.generate import SYMMETRIES, Parameters
+from tablegen.engine.library import terrain_library
 from tablegen.engine.packs import MAX_PACK
 from tablegen.engine.tables import MAX_NAME_LENGTH, TableDocumentError, read_name
 
@@ -50,7 +51,9 @@ class GenerateForm(forms.Form):
         )
         mix = self.fields["mix"]
         assert isinstance(mix, forms.ChoiceField)
-        mix.choices = [(key, name) for key, (name, _) in terrain_library().mixes.items()]
+        mix.choices = [
+            (key, name) for key, (name, _) in terrain_library(tuple(rules.terrain)).mixes.items()
+        ]
 
     def parameters(self, seed: int | None = None) -> Parameters:
         """The generator's parameters from a valid form (the seed given, or the form's)."""

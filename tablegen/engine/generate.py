@@ -9,20 +9,17 @@ fixed by the seed, until one is valid (a large bound only guards against a broke
 
 from __future__ import annotations
 
-import functools
 import random
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from onefinity.rules.hexgrid import Board, Hex
 from onefinity.rules.lineoffire import crossed_hexes
 from onefinity.rules.ruleset import TableRules
+from tablegen.engine.library import TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.tables import TableSpec
 
-PIECES_FILE = Path(__file__).resolve().parent.parent / "data" / "pieces.toml"
 SYMMETRIES = ("none", "point", "mirror")
 # Candidates are tried in a fixed order for a seed, so a seed always gives the same table
 # and raising this bound changes no table an earlier seed gave. Without symmetry about 1
@@ -35,58 +32,6 @@ MAX_REPAIRS = 40
 
 class GenerationError(ValueError):
     pass
-
-
-@dataclass(frozen=True)
-class Piece:
-    id: str
-    name: str
-    hexes: tuple[tuple[int, int, str], ...]
-
-
-@dataclass(frozen=True)
-class TerrainLibrary:
-    pieces: dict[str, Piece]
-    mixes: dict[str, tuple[str, dict[str, int]]]
-
-
-@functools.cache
-def terrain_library(path: Path = PIECES_FILE) -> TerrainLibrary:
-    """Read and check the terrain library; a broken file names its key."""
-    where = path.name
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise GenerationError(f"{where}: cannot be read ({error})") from None
-    pieces = {}
-    for piece_id, entry in data.get("pieces", {}).items():
-        hexes = entry.get("hexes")
-        if not isinstance(entry.get("name"), str) or not isinstance(hexes, list) or not hexes:
-            raise GenerationError(f"{where}: pieces.{piece_id}: needs a name and a list of hexes")
-        for i, cell in enumerate(hexes):
-            if (
-                not isinstance(cell, list)
-                or len(cell) != 3
-                or not all(isinstance(v, int) for v in cell[:2])
-                or cell[2] not in ("blocking", "elevated", "cover")
-            ):
-                raise GenerationError(
-                    f"{where}: pieces.{piece_id}.hexes[{i}]: expected [dq, dr, kind]"
-                )
-        pieces[piece_id] = Piece(piece_id, entry["name"], tuple((c[0], c[1], c[2]) for c in hexes))
-    mixes = {}
-    for mix_id, entry in data.get("mixes", {}).items():
-        weights = entry.get("weights", {})
-        for piece_id, weight in weights.items():
-            if piece_id not in pieces or not isinstance(weight, int) or weight < 0:
-                raise GenerationError(
-                    f"{where}: mixes.{mix_id}.weights.{piece_id}: unknown piece or bad weight"
-                )
-        mixes[mix_id] = (str(entry.get("name", mix_id)), dict(weights))
-    if not pieces or not mixes:
-        raise GenerationError(f"{where}: needs pieces and mixes")
-    return TerrainLibrary(pieces, mixes)
 
 
 @dataclass(frozen=True)
@@ -210,7 +155,7 @@ def _repair_lanes(
 def generate_table(
     rules: TableRules, params: Parameters, board: Board, name: str = ""
 ) -> tuple[TableSpec, TableReport]:
-    library = terrain_library()
+    library = terrain_library(tuple(rules.terrain))
     params.check(rules, library)
     for attempt in range(MAX_CANDIDATES):
         # A string seed is hashed by random.Random deterministically, whatever PYTHONHASHSEED.

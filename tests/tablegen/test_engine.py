@@ -11,13 +11,8 @@ from hypothesis import strategies as st
 
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, rows_by_columns, standard_board
-from tablegen.engine.generate import (
-    SYMMETRIES,
-    GenerationError,
-    Parameters,
-    generate_table,
-    terrain_library,
-)
+from tablegen.engine.generate import SYMMETRIES, GenerationError, Parameters, generate_table
+from tablegen.engine.library import terrain_library
 from tablegen.engine.metrics import check_table, sightlines
 from tablegen.engine.tables import (
     TableDocumentError,
