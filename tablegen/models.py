@@ -307,6 +307,3 @@ class PackPart(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pack_id} sheets {self.first} to {self.first + self.sheets - 1}"
-
-    def summary(self) -> dict[str, Any]:
-        return {"count": self.count, "made": len(self.tables), **self.params}
