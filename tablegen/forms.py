@@ -7,10 +7,12 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS
+from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import normalize_name
 from tablegen.engine.generate import SYMMETRIES, Parameters
 from tablegen.engine.library import terrain_library
 from tablegen.engine.packs import MAX_PACK
+from tablegen.engine.render import kinds
 from tablegen.engine.tables import MAX_NAME_LENGTH, TableDocumentError, read_name
 
 
@@ -85,3 +87,44 @@ class EmptyBoardForm(forms.Form):
 
     def clean_name(self) -> str:
         return clean_table_name(self.cleaned_data["name"])
+
+
+class TerrainForm(forms.Form):
+    """One hex's terrain as the editor sends it: the hex, the kind ("" for open ground; none
+    at all to move the hex on to the next kind) and the version the page showed."""
+
+    q = forms.IntegerField(min_value=-10_000, max_value=10_000)
+    r = forms.IntegerField(min_value=-10_000, max_value=10_000)
+    kind = forms.CharField(required=False, strip=False, max_length=80)
+
+    def __init__(self, data: Any, rules: TableRules) -> None:
+        super().__init__(data)
+        self.rules = rules
+        self.cycles = "kind" not in data
+
+    def clean_kind(self) -> str | None:
+        kind: str = self.cleaned_data["kind"]
+        if not self.cycles and kind and kind not in self.rules.terrain:
+            raise forms.ValidationError(self.kind_choices())
+        return kind or None
+
+    def kind_choices(self) -> str:
+        names = [kind.name for kind in kinds(self.rules)]
+        return f"Choose open ground, {', '.join(names[:-1])} or {names[-1]}."
+
+    def problem(self) -> str:
+        """Why the edit was refused, in one sentence."""
+        return self.kind_choices() if "kind" in self.errors else "That hex is not on the table."
+
+    @property
+    def hex(self) -> tuple[int, int]:
+        return (self.cleaned_data["q"], self.cleaned_data["r"])
+
+
+def sent_version(data: Any, current: int) -> int:
+    """The version of the record the page showed (the current one when the form sent none,
+    as a script might); -1, always stale, when it is not a number."""
+    try:
+        return int(data.get("version", current))
+    except (TypeError, ValueError):
+        return -1

@@ -1,5 +1,10 @@
 from __future__ import annotations
 
+import io
+import json
+import zipfile
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from django.db import models, transaction
@@ -16,7 +21,12 @@ from onefinity.ownership import (
     StaleVersion,
 )
 from onefinity.rules import current_ruleset
+from onefinity.rules.hexgrid import Hex
+from tablegen import packwork
+from tablegen.engine.edits import next_kind, paint
+from tablegen.engine.generate import Parameters
 from tablegen.engine.metrics import TableReport, check_table, report_summary
+from tablegen.engine.packs import PackState
 from tablegen.engine.repair import repair_name, repair_table_document
 from tablegen.engine.tables import (
     TableDocumentError,
@@ -146,6 +156,23 @@ class Table(Owned, Shareable):
         self.version = expected + 1
         return report
 
+    def paint(
+        self, hexes: Iterable[Hex], kind: str | None, expected: int | None = None
+    ) -> TableReport | None:
+        """Set the terrain of `hexes` to `kind` (None: open ground) as a new version; EditError
+        (nothing saved) for a hex off the table or an unknown kind, StaleVersion as ``record``."""
+        spec = paint(self.to_spec(), hexes, kind, current_ruleset().table)
+        return self.record(spec, expected)
+
+    def cycle(self, hex_: Hex, expected: int | None = None) -> TableReport | None:
+        """Move one hex on to the next kind: open, then each kind from the lowest up."""
+        spec = self.to_spec()
+        kind = spec.kind_at(hex_) if hex_ in spec.board else None
+        return self.paint([hex_], next_kind(kind, current_ruleset().table), expected)
+
+    def rename(self, name: str, expected: int | None = None) -> None:
+        self.record(replace(self.to_spec(), name=name), expected)
+
     def repair(self, expected: int | None = None) -> tuple[str, ...]:
         """Mend a table that no longer reads, as a new version: what was changed, one line
         each (nothing, and nothing saved, when it reads as it is)."""
@@ -215,6 +242,46 @@ class Pack(Owned):
 
     def get_delete_url(self) -> str:
         return reverse("tablegen:pack-delete", args=[self.pk])
+
+    @classmethod
+    def start(cls, name: str, count: int, params: Parameters, **owner: Any) -> Pack:
+        """A new pack, its tables still to be made (by ``advance``, a step per view)."""
+        return cls.objects.create(
+            name=name,
+            count=count,
+            params={"seed": params.seed, **params.as_dict()},
+            state=PackState(seed=params.seed).as_json(),
+            **owner,
+        )
+
+    def advance(self) -> None:
+        """Do one bounded step of the pack's work, if any is left (see tablegen.packwork);
+        DamagedRecord if a stored table of the pack no longer reads."""
+        packwork.advance(self)
+
+    def progress(self) -> str:
+        """What is being made, for a download asked for before it exists."""
+        if self.made < self.count:
+            return (
+                f"The pack is being made: {self.made} of {self.count} tables. "
+                "Its downloads are here when it is finished."
+            )
+        return (
+            f"The PDF is being made: {self.printed} of {self.count} sheets. "
+            "It is here to download when it is finished."
+        )
+
+    def zip_of_tables(self) -> bytes:
+        """The pack's tables as stored, one JSON file each (also when they no longer read)."""
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for number, document in enumerate(self.tables, start=1):
+                seed = document.get("seed") if isinstance(document, dict) else None
+                archive.writestr(
+                    f"table-{number:03d}-seed-{seed if isinstance(seed, int) else 'none'}.json",
+                    json.dumps(document, indent=2),
+                )
+        return buffer.getvalue()
 
     def check_name(self) -> None:
         """DamagedRecord if the stored name no longer reads (its tables are named after it)."""

@@ -14,17 +14,23 @@ from html import escape
 
 from PIL import Image, ImageDraw, ImageFont
 
+from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Hex
+from onefinity.rules.ruleset import TableRules, TerrainKind
 from tablegen.engine.tables import TableSpec
 
 SIZE = 26.0  # circumradius in pixels
-COLOURS = {
-    None: "#ece6d6",
+# Presentation only: the colour of each of the ruleset's terrain kinds, by kind id (a test
+# checks that every kind of every ruleset has one), and of open ground.
+OPEN_COLOUR = "#ece6d6"
+OPEN_LABEL = "Open ground"
+KIND_COLOURS = {
     "cover": "#9cc38a",
     "elevated": "#d8b46a",
     "blocking": "#4b4f5c",
 }
-LABELS = {None: "Open ground", "cover": "Cover", "elevated": "Elevated", "blocking": "Blocking"}
+# Light text reads on these kinds' fill; dark text on every other.
+DARK_KINDS = frozenset({"blocking"})
 SIDE_COLOURS = {"A": "#2f6fb3", "B": "#b3412f"}
 SQRT3 = math.sqrt(3)
 # The most pixels a PNG may have: the image is allocated before anything is drawn, so its
@@ -45,6 +51,22 @@ class Overlay:
     target: Hex | None = None
     blockers: frozenset[Hex] = frozenset()
     highlighted: frozenset[Hex] = frozenset()
+
+
+def kinds(rules: TableRules | None = None) -> list[TerrainKind]:
+    """The ruleset's terrain kinds from the lowest to the highest (the order of a legend or a
+    palette: cover, elevated, blocking)."""
+    terrain = (rules or current_ruleset().table).terrain
+    return sorted(terrain.values(), key=lambda kind: (kind.height, kind.level, kind.id))
+
+
+def colour(kind: str | None) -> str:
+    return OPEN_COLOUR if kind is None else KIND_COLOURS[kind]
+
+
+def label(kind: str | None, rules: TableRules | None = None) -> str:
+    """A kind's name as the ruleset gives it ("Open ground" for none)."""
+    return OPEN_LABEL if kind is None else (rules or current_ruleset().table).terrain[kind].name
 
 
 def _centre(hex_: Hex, origin: tuple[float, float]) -> tuple[float, float]:
@@ -84,12 +106,14 @@ def svg(
     table: TableSpec,
     overlay: Overlay | None = None,
     link: Callable[[Hex], str | None] | None = None,
-    link_attributes: Callable[[Hex], str] | None = None,
     title: str = "",
 ) -> str:
     """The table as an accessible SVG: each hex labelled with its coordinates and terrain,
     a link when `link` gives one."""
     overlay = overlay or Overlay()
+    names = {None: OPEN_LABEL} | {kind.id: kind.name for kind in kinds()}
+    # Hexes no trooper stands on keep their colour under a heat map.
+    walls = {kind.id for kind in kinds() if not kind.enterable}
     origin, width, height = _frame(table)
     board = table.board
     parts = [
@@ -102,8 +126,8 @@ def svg(
     for index, hex_ in enumerate(board.hexes):
         x, y = _centre(hex_, origin)
         kind = table.terrain.get(index)
-        fill = COLOURS[kind]
-        if overlay.heat is not None and kind != "blocking":
+        fill = colour(kind)
+        if overlay.heat is not None and kind not in walls:
             fill = _heat_colour(overlay.heat[index])
         classes = [f"hex {kind or 'open'}"]
         if overlay.source is not None:
@@ -126,8 +150,8 @@ def svg(
             side = "B"
         stroke = SIDE_COLOURS[side] if side else "#8c8470"
         points = " ".join(f"{px:.1f},{py:.1f}" for px, py in _corners(x, y, SIZE - 0.8))
-        label = f"{hex_[0]},{hex_[1]} {LABELS[kind]}"
-        text_fill = "#fff" if kind == "blocking" and overlay.heat is None else "#333"
+        name = f"{hex_[0]},{hex_[1]} {names[kind]}"
+        text_fill = "#fff" if kind in DARK_KINDS and overlay.heat is None else "#333"
         polygon = (
             f'<polygon points="{points}" fill="{fill}" stroke="{stroke}" stroke-width="{2.2 if side else 1}"/>'
             f'<text x="{x:.1f}" y="{y + 3:.1f}" text-anchor="middle" class="coord" fill="{text_fill}">'
@@ -135,20 +159,19 @@ def svg(
         )
         href = link(hex_) if link else None
         if href:
-            extra = link_attributes(hex_) if link_attributes else ""
             parts.append(
-                f'<a href="{escape(href)}" class="{" ".join(classes)}" aria-label="{escape(label)}"{extra}>'
-                f"<title>{escape(label)}</title>{polygon}</a>"
+                f'<a href="{escape(href)}" class="{" ".join(classes)}" aria-label="{escape(name)}">'
+                f"<title>{escape(name)}</title>{polygon}</a>"
             )
         else:
             parts.append(
-                f'<g class="{" ".join(classes)}"><title>{escape(label)}</title>{polygon}</g>'
+                f'<g class="{" ".join(classes)}"><title>{escape(name)}</title>{polygon}</g>'
             )
     if overlay.source is not None and overlay.target is not None:
         (x1, y1), (x2, y2) = _centre(overlay.source, origin), _centre(overlay.target, origin)
-        colour = "#1a7f37" if overlay.target in overlay.seen else "#c0392b"
+        line_colour = "#1a7f37" if overlay.target in overlay.seen else "#c0392b"
         parts.append(
-            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" stroke-width="3" class="lof"/>'
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{line_colour}" stroke-width="3" class="lof"/>'
         )
     parts.append(
         f'<text x="4" y="{height - 6:.0f}" class="edge-label" fill="{SIDE_COLOURS["B"]}">Side B edge</text>'
@@ -157,8 +180,9 @@ def svg(
     return "".join(parts)
 
 
-def legend() -> list[tuple[str, str]]:
-    return [(LABELS[kind], colour) for kind, colour in COLOURS.items()]
+def legend(rules: TableRules | None = None) -> list[tuple[str, str]]:
+    """(name, colour) of open ground and of each terrain kind."""
+    return [(OPEN_LABEL, OPEN_COLOUR)] + [(kind.name, colour(kind.id)) for kind in kinds(rules)]
 
 
 def png_scale(table: TableSpec, scale: float = 2.0, max_pixels: int = MAX_PNG_PIXELS) -> float:
@@ -195,14 +219,14 @@ def png(table: TableSpec, scale: float = 2.0, max_pixels: int = MAX_PNG_PIXELS) 
         points = [(px * scale, py * scale) for px, py in _corners(x, y, SIZE - 0.8)]
         draw.polygon(
             points,
-            fill=COLOURS[kind],
+            fill=colour(kind),
             outline=SIDE_COLOURS[side] if side else "#8c8470",
             width=max(1, int(2 * scale)) if side else 1,
         )
         draw.text(
             (x * scale, y * scale),
             f"{hex_[0]},{hex_[1]}",
-            fill="white" if kind == "blocking" else "#333",
+            fill="white" if kind in DARK_KINDS else "#333",
             font=font,
             anchor="mm",
         )
@@ -210,14 +234,14 @@ def png(table: TableSpec, scale: float = 2.0, max_pixels: int = MAX_PNG_PIXELS) 
     draw.text((4 * scale, (height - 14) * scale), "Side B edge", fill=SIDE_COLOURS["B"], font=font)
     x = 6.0
     top = height + 6
-    for label, colour in legend():
+    for name, fill in legend():
         draw.rectangle(
             [x * scale, top * scale, (x + 14) * scale, (top + 14) * scale],
-            fill=colour,
+            fill=fill,
             outline="#555",
         )
-        draw.text(((x + 18) * scale, (top + 7) * scale), label, fill="#222", font=font, anchor="lm")
-        x += 18 + len(label) * 6.5 + 14
+        draw.text(((x + 18) * scale, (top + 7) * scale), name, fill="#222", font=font, anchor="lm")
+        x += 18 + len(name) * 6.5 + 14
     buffer = io.BytesIO()
     # Not optimize=True: it searches for the smallest encoding, 2.5 times the time of
     # drawing the largest board, for about 10 % fewer bytes.
@@ -243,4 +267,4 @@ def pieces(table: TableSpec) -> list[tuple[str, list[Hex]]]:
                     stack.append(m)
         found.append((kind, sorted(table.board.hexes[i] for i in group)))
     found.sort(key=lambda piece: (-len(piece[1]), piece[0], piece[1]))
-    return [(LABELS[kind], hexes) for kind, hexes in found]
+    return [(label(kind), hexes) for kind, hexes in found]

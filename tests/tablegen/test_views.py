@@ -197,7 +197,7 @@ def test_downloads_are_real_files(owner_client, table):
     assert image.format == "PNG" and image.width > 600
     pdf = PdfReader(io.BytesIO(owner_client.get(f"/tables/{table.pk}/setup.pdf").content))
     text = pdf.pages[0].extract_text()
-    assert "Table 5" in text and "piece by piece" in text and "Blocking (" in text
+    assert "Table 5" in text and "piece by piece" in text and "Blocking scenery (" in text
 
 
 def test_a_tournament_pack_is_generated_step_by_step_with_progress(owner_client, owner):
@@ -290,3 +290,23 @@ def test_the_owner_turns_a_table_link_off_or_replaces_it(
     assert table.sharing and table.share_code != code
     assert client.get(f"/t/{code}/").status_code == 404
     assert client.get(f"/t/{table.share_code}/").status_code == 200
+
+
+def test_every_terrain_kind_of_every_ruleset_has_a_colour_and_the_legend_follows_the_ruleset():
+    from onefinity.rules import library
+    from tablegen.engine.render import KIND_COLOURS, legend
+
+    for ruleset in library().rulesets.values():
+        assert set(ruleset.table.terrain) <= set(KIND_COLOURS), ruleset.version
+        names = [name for name, _ in legend(ruleset.table)]
+        assert names[0] == "Open ground"
+        assert sorted(names[1:]) == sorted(k.name for k in ruleset.table.terrain.values())
+
+
+def test_the_table_pages_set_htmx_once_on_the_map_region_with_valid_attribute_names(
+    owner_client, table
+):
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    assert " hx-" not in page  # data-hx-* only: plain hx-* is not valid HTML
+    assert page.count('data-hx-target="#table-view"') == 1
+    assert page.count("<a href=") > len(table.to_spec().board)  # every hex is a plain link

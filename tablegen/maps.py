@@ -1,0 +1,152 @@
+"""What a table's map and its facts show for one request, built once per request.
+
+Everything comes from the engine: the report (metrics, problems, visibility) and the
+pictures. This module only picks what the chosen view shows (terrain, line of fire from a
+hex, a heat map), and the link each hex carries. The links are plain hrefs: htmx is set once
+on the map's container (see templates/tablegen/view_body.html and static/js/tables.js), so
+the map works the same without JavaScript.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.http import urlencode
+
+from onefinity.rules.hexgrid import Hex
+from onefinity.rules.lineoffire import line_of_fire
+from onefinity.rules.ruleset import TableRules
+from tablegen.engine.metrics import TableReport, check_table, sightlines
+from tablegen.engine.render import Overlay, kinds, legend, svg
+from tablegen.engine.tables import TableSpec
+
+MODES = {
+    "terrain": "Terrain",
+    "lof": "Line of fire",
+    "sightlines": "Heat map: hexes seen",
+    "exposure-a": "Heat map: side A's exposure",
+    "exposure-b": "Heat map: side B's exposure",
+}
+
+
+def hex_param(value: str | None, table: TableSpec) -> Hex | None:
+    """A hex "q,r" from the query, if it is on the table."""
+    try:
+        q, r = (int(part) for part in (value or "").split(","))
+    except ValueError:
+        return None
+    return (q, r) if (q, r) in table.board else None
+
+
+def spot(hex_: Hex) -> str:
+    return f"{hex_[0]},{hex_[1]}"
+
+
+def overlay(
+    table: TableSpec,
+    report: TableReport,
+    rules: TableRules,
+    mode: str,
+    source: Hex | None,
+    target: Hex | None,
+) -> tuple[Overlay, Any]:
+    """What to draw over the terrain in this view, and the line-of-fire explanation of the
+    pair chosen (if any)."""
+    board = table.board
+    if mode == "lof" and source is not None:
+        i = board.index[source]
+        standable = report.terrain.standable
+        seen = frozenset(
+            board.hexes[k]
+            for k in range(len(board))
+            if report.clear[i, k] and standable[k] and k != i
+        )
+        explanation = None
+        blockers: frozenset[Hex] = frozenset()
+        if target is not None:
+            explanation = line_of_fire(board, report.terrain, source, target)
+            blockers = frozenset(explanation.blocked_by) | frozenset(
+                h for pair in explanation.blocked_along for h in pair
+            )
+        return Overlay(source=source, seen=seen, target=target, blockers=blockers), explanation
+    if mode == "sightlines":
+        counts = sightlines(report)
+        top = max(counts) or 1
+        return Overlay(heat=[c / top for c in counts], heat_label="hexes seen"), None
+    if mode in ("exposure-a", "exposure-b"):
+        enemy = "B" if mode == "exposure-a" else "A"
+        watchers = [
+            k
+            for k in range(len(board))
+            if report.terrain.standable[k]
+            and board.depth_from_edge(k, enemy) <= rules.near_edge_depth
+        ]
+        counts = report.clear[:, watchers].sum(axis=1) if watchers else [0] * len(board)
+        top = max(int(c) for c in counts) or 1
+        return Overlay(
+            heat=[int(c) / top for c in counts], heat_label=f"seen from side {enemy}'s edge"
+        ), None
+    return Overlay(), None
+
+
+def map_context(
+    query: Mapping[str, str],
+    table: TableSpec,
+    rules: TableRules,
+    base: str,
+    *,
+    editable: bool,
+    edit_url: str = "",
+    report: TableReport | None = None,
+    version: int | None = None,
+) -> dict[str, Any]:
+    """The map and its facts for the view asked in `query` (mode, from, to, hex).
+
+    `base` is the page's own URL (it may carry a query: the generate page's parameters);
+    `version` is the saved table's, carried by every edit the page sends so that an edit
+    drawn from an older version is refused."""
+    report = report or check_table(table, rules)
+    mode = query.get("mode", "terrain")
+    if mode not in MODES:
+        mode = "terrain"
+    source = hex_param(query.get("from"), table)
+    target = hex_param(query.get("to"), table)
+    selected = hex_param(query.get("hex"), table)
+    drawn, explanation = overlay(table, report, rules, mode, source, target)
+    if selected is not None and mode == "terrain":
+        drawn = Overlay(highlighted=frozenset({selected}))
+    joiner = "&" if "?" in base else "?"
+
+    def at(**values: str) -> str:
+        return f"{base}{joiner}{urlencode(values)}"
+
+    def link(hex_: Hex) -> str:
+        if mode == "lof":
+            if source is None or hex_ == source:
+                return at(mode="lof", **{"from": spot(hex_)})
+            return at(mode="lof", to=spot(hex_), **{"from": spot(source)})
+        if mode == "terrain" and editable:
+            return at(mode="terrain", hex=spot(hex_))
+        return at(mode="lof", **{"from": spot(hex_)})
+
+    return {
+        "spec": table,
+        "report": report,
+        "metrics": report.metrics,
+        "picture": svg(table, drawn, link, title=f"{table.name}: {MODES[mode]}"),
+        "mode": mode,
+        "modes": [(key, name, at(mode=key)) for key, name in MODES.items()],
+        "base": base,
+        "source": source,
+        "target": target,
+        "selected": selected,
+        "selected_kind": table.kind_at(selected) if selected else None,
+        "explanation": explanation,
+        "editable": editable,
+        "edit_url": edit_url,
+        "version": version,
+        "legend": legend(rules),
+        "heat_label": drawn.heat_label,
+        "kinds": [("", "Open ground")] + [(kind.id, kind.name) for kind in kinds(rules)],
+    }
