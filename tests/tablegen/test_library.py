@@ -10,13 +10,30 @@ from tablegen.apps import check_terrain_library
 from tablegen.engine.library import PIECES_FILE, LibraryError, read_library, terrain_library
 
 GOOD = """
+[roles]
+wall = "Walls"
+
 [pieces.wall]
 name = "Low wall"
+role = "wall"
+provisional = true
 hexes = [[0, 0, "cover"], [1, 0, "cover"]]
 
 [mixes.plain]
 name = "Plain"
 weights = { wall = 1 }
+
+[generator]
+coverage_asked_min = 0.30
+coverage_asked_max = 0.60
+coverage_slack = 2
+entry_row_blocking_max = 3
+elevated_pieces_min = 1
+fill_before_repairs = 0.75
+exposure_band = [30.0, 60.0]
+exposure_band_candidates = 40
+max_candidates = 1000
+max_box_candidates = 150
 
 [pack_tolerance]
 coverage = 0.05
@@ -65,6 +82,14 @@ def test_a_small_library_reads(tmp_path):
         ("dominance = 0.25", "", "pack_tolerance.dominance"),
         ("cover_near_edge = 6", "cover_near_edge = 6\nheight = 2", "pack_tolerance.height"),
         ("[pack_tolerance]", "[extra]\nx = 1\n[pack_tolerance]", "extra"),
+        ('role = "wall"', 'role = "tower"', "pieces.wall.role"),
+        ("provisional = true", "provisional = 1", "pieces.wall.provisional"),
+        ('[[0, 0, "cover"], [1, 0', '[[2, 0, "cover"], [1, 0', "pieces.wall.hexes"),
+        ('[1, 0, "cover"]', '[3, 0, "cover"]', "pieces.wall.hexes"),
+        ("[pieces.wall]", "[pieces.custom]", "pieces.custom"),
+        ("coverage_slack = 2", "coverage_slack = -1", "generator.coverage_slack"),
+        ("exposure_band = [30.0, 60.0]", "exposure_band = [60.0, 30.0]", "generator.exposure_band"),
+        ("coverage_asked_max = 0.60", "coverage_asked_max = 0.20", "generator.coverage_asked_max"),
     ],
 )
 def test_a_mistake_names_the_file_and_the_key(tmp_path, old, new, path):
