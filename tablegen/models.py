@@ -23,8 +23,18 @@ from onefinity.ownership import (
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Hex
 from tablegen import packwork
+from tablegen.engine.boxes import (
+    BOX_FORMAT,
+    BOX_VERSION,
+    Box,
+    BoxError,
+    box_document,
+    encode_counts,
+    read_box_document,
+)
 from tablegen.engine.edits import next_kind, paint
 from tablegen.engine.generate import Parameters
+from tablegen.engine.library import TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table, report_summary
 from tablegen.engine.packs import PackState
 from tablegen.engine.repair import repair_name, repair_table_document
@@ -374,3 +384,63 @@ class PackPart(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pack_id} sheets {self.first} to {self.first + self.sheets - 1}"
+
+
+class TerrainBox(Owned):
+    """The terrain an organizer owns: how many of each library piece. Generation, packs and
+    `generate_table --box` use no more than that. Kept as its counts, read back through the
+    box reader (tablegen.engine.boxes) on every write and read."""
+
+    quota = Quota("terrain boxes", browser=5, account=20)
+
+    name = models.CharField(max_length=120)
+    pieces = models.JSONField(default=dict)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = OwnedQuerySet["TerrainBox"].as_manager()
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = "terrain box"
+        verbose_name_plural = "terrain boxes"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tablegen:box", args=[self.pk])
+
+    def to_box(self) -> Box:
+        """The box as the engine reads it; DamagedRecord if the stored one no longer reads
+        (a piece taken out of the library, say)."""
+        try:
+            return read_box_document(self.document(), _library())
+        except BoxError as error:
+            raise DamagedRecord(self, str(error)) from None
+
+    def document(self) -> dict[str, Any]:
+        return {
+            "format": BOX_FORMAT,
+            "version": BOX_VERSION,
+            "name": self.name,
+            "pieces": self.pieces,
+        }
+
+    def set_box(self, box: Box) -> None:
+        """Take the name and counts of `box`, as the reader gives them back (BoxError, and
+        nothing changed, if they would not read)."""
+        canonical = read_box_document(box_document(box), _library())
+        self.name, self.pieces = canonical.name, canonical.pieces
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        read_box_document(self.document(), _library())  # the contract, for any write
+        super().save(*args, **kwargs)
+
+    def encoded(self) -> str:
+        """Its counts as the generate page's and pack form's choice carries them."""
+        return encode_counts(self.pieces)
+
+
+def _library() -> TerrainLibrary:
+    return terrain_library(tuple(current_ruleset().table.terrain))

@@ -71,6 +71,7 @@ def _generate(pack: Pack) -> None:
         coverage=pack.params["coverage"],
         symmetry=pack.params["symmetry"],
         mix=pack.params["mix"],
+        box=pack.params.get("box"),
     )
     state = PackState.from_json(pack.state)
     tables = list(pack.tables)

@@ -35,7 +35,7 @@ from tablegen.engine.render import png
 from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, PackForm, TerrainForm, sent_version
 from tablegen.maps import map_context, spot
-from tablegen.models import Pack, Table
+from tablegen.models import Pack, Table, TerrainBox
 from tablegen.printing import setup_pdf
 
 TABLES_PER_PAGE = 25
@@ -58,6 +58,13 @@ def _board() -> Board:
     return standard_board(rules.rows, rules.columns)
 
 
+def _boxes(request: HtmxHttpRequest) -> list[tuple[str, str]]:
+    """The owner's terrain boxes as the generate and pack forms offer them."""
+    if not request.user.is_authenticated:
+        return []
+    return [(box.encoded(), box.name) for box in owned(request, TerrainBox)]
+
+
 def _render_table(
     request: HtmxHttpRequest, template: str, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
@@ -77,7 +84,7 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
         params["seed"] = str(secrets.randbelow(2**31))
         params.pop("regenerate", None)
         return redirect(f"{reverse('tablegen:new')}?{params.urlencode()}")
-    form = GenerateForm(request.GET if "seed" in request.GET else None)
+    form = GenerateForm(request.GET if "seed" in request.GET else None, boxes=_boxes(request))
     context: dict[str, Any] = {"form": form, "empty_form": EmptyBoardForm()}
     if form.is_bound and form.is_valid():
         params = form.parameters()
@@ -93,7 +100,13 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
             context |= map_context(
                 request.GET, table, _rules(), base, editable=False, report=report
             )
-            context |= {"params": params, "permalink": request.build_absolute_uri(base)}
+            again = {k: v for k, v in params.query().items() if k != "seed"} | {"regenerate": 1}
+            context |= {
+                "params": params,
+                "permalink": request.build_absolute_uri(base),
+                "regenerate": f"{reverse('tablegen:new')}?{urlencode(again)}",
+                "hidden": params.query(),
+            }
     elif form.is_bound:
         return render(request, "tablegen/new.html", context, status=400)
     return _render_table(request, "tablegen/new.html", context)
@@ -101,7 +114,7 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_POST
 def table_save(request: HtmxHttpRequest) -> HttpResponse:
-    form = GenerateForm(request.POST)
+    form = GenerateForm(request.POST, boxes=_boxes(request))
     if not form.is_valid() or form.cleaned_data["seed"] is None:
         messages.error(request, "Those parameters cannot make a table.")
         return redirect("tablegen:new")
@@ -362,7 +375,8 @@ def table_pdf(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
     table = _readable(request, pk, code)
-    pdf = setup_pdf([table.to_spec()], table.name, _rules(), request)
+    share = request.build_absolute_uri(table.get_share_url()) if table.sharing else ""
+    pdf = setup_pdf([table.to_spec()], table.name, _rules(), request, share_url=share)
     return download(pdf, "application/pdf", table.name, "-setup.pdf", "table")
 
 
@@ -371,7 +385,7 @@ def table_pdf(
 
 @require_http_methods(["GET", "POST"])
 def pack_new(request: HtmxHttpRequest) -> HttpResponse:
-    form = PackForm(request.POST or None)
+    form = PackForm(request.POST or None, boxes=_boxes(request))
     if request.method == "POST" and form.is_valid():
         seed = form.cleaned_data["seed"]
         params = form.parameters(seed if seed is not None else secrets.randbelow(2**31))
