@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
+from tablegen.engine.library import terrain_library
 from tablegen.models import Pack, Table
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +55,7 @@ def test_regenerate_picks_a_new_seed_and_keeps_the_other_parameters(client):
 @pytest.mark.parametrize(
     ("params", "words"),
     [
-        (PARAMS | {"coverage": 0.9}, "less than or equal to 0.5"),
+        (PARAMS | {"coverage": 0.9}, "less than or equal to 0.6"),
         (PARAMS | {"symmetry": "spiral"}, "Select a valid choice"),
         (PARAMS | {"seed": "abc"}, "Enter a whole number"),
     ],
@@ -86,7 +87,7 @@ def test_clicking_a_hex_shows_what_it_sees_and_what_blocks_a_line(client):
         headers={"HX-Request": "true"},
     ).content.decode()
     assert page.lstrip().startswith('<div id="table-view"')
-    assert "2,4 → -3,9: blocked" in page and "by the hex 0,6" in page
+    assert "2,4 → -3,9: blocked" in page and "by the hex -2,8" in page
     assert 'class="hex' in page and "unseen" in page
 
 
@@ -196,8 +197,12 @@ def test_downloads_are_real_files(owner_client, table):
     image = Image.open(io.BytesIO(owner_client.get(f"/tables/{table.pk}/table.png").content))
     assert image.format == "PNG" and image.width > 600
     pdf = PdfReader(io.BytesIO(owner_client.get(f"/tables/{table.pk}/setup.pdf").content))
-    text = pdf.pages[0].extract_text()
-    assert "Table 5" in text and "piece by piece" in text and "Blocking scenery (" in text
+    text = " ".join(pdf.pages[0].extract_text().split())
+    assert "Table 5" in text and "piece by piece" in text
+    placed = table.to_spec().placed()
+    assert f"({len(placed)} pieces" in text
+    names = {piece.name for piece in terrain_library().pieces.values()}
+    assert sum(text.count(f"{name} at ") for name in names) == len(placed)
 
 
 def test_a_tournament_pack_is_generated_step_by_step_with_progress(owner_client, owner):
