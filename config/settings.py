@@ -68,9 +68,11 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "onefinity",
+    "accounts",
     "forcebuilder",
     "tablegen",
     "events",
+    "config",
 ]
 
 MIDDLEWARE = [
@@ -85,7 +87,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.security_headers",
-    "config.middleware.OwnershipMiddleware",
+    "accounts.middleware.OwnershipMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -209,7 +211,7 @@ LOGGING = {
 }
 
 LOGIN_URL = "login"
-# Limits on password guesses and reset e-mails (onefinity.attempts); times in seconds.
+# Limits on password guesses and reset e-mails (accounts.attempts); times in seconds.
 # Failures on one account name, from any address, before each guess has to wait; the waits
 # double from one minute up to LOGIN_BACKOFF_MAX.
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5, minimum=0)

@@ -18,9 +18,9 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.ownership import DamagedRecord, Owned, OwnedQuerySet, Quota, new_share_code
 from events.checking import Checked, check_for_event, read_snapshot
 from forcebuilder.models import Force
-from onefinity.ownership import DamagedRecord, Owned, OwnedQuerySet, Quota, new_share_code
 from onefinity.rules import ForceDocumentError, ForceSpec, current_ruleset
 from tablegen.engine.tables import TableDocumentError, TableSpec, read_table_document
 

@@ -25,13 +25,13 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from accounts.ownership import DamagedRecord
 from events.checking import check_for_event, event_ruleset
 from events.composing import CompositionError, compose
 from events.models import Entry, Event, Pairing, Round, TableDocumentError
 from forcebuilder.printing import qr_svg
 from forcebuilder.sheets import ForceSheet, force_sheet
 from onefinity.downloads import file_stem, render_pdf
-from onefinity.ownership import DamagedRecord
 from tablegen.engine.render import svg
 
 # A roster lays out in about 0.13 s, a sheet in 0.1 s, a table map in 0.3 s (once per file,

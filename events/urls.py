@@ -11,7 +11,6 @@ urlpatterns = [
     path("events/", views.my_events, name="mine"),
     path("events/new/", views.event_new, name="new"),
     path("events/join/<str:join_code>/", views.join, name="join"),
-    path("events/join/<str:join_code>/signup/", views.join_signup, name="join-signup"),
     path("events/<int:event_id>/", views.dashboard, name="dashboard"),
     path("events/<int:event_id>/edit/", views.event_edit, name="edit"),
     path("events/<int:event_id>/delete/", views.event_delete, name="delete"),

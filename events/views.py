@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import F
@@ -19,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.ownership import DamagedRecord, get_owned_or_404, owned, owner_fields
 from events import printing
 from events.checking import check_for_event, event_ruleset
 from events.forms import EventForm, PairingsImportForm
@@ -43,12 +43,11 @@ from events.pairings import (
     player_key,
     read_csv_rows,
 )
-from forcebuilder.forms import NewForceForm, SignupForm
+from forcebuilder.forms import NewForceForm
 from forcebuilder.models import Force
 from forcebuilder.printing import qr_svg
 from onefinity.downloads import download
 from onefinity.http import HtmxHttpRequest
-from onefinity.ownership import DamagedRecord, get_owned_or_404, owned, owner_fields
 from onefinity.rules import ForceSpec
 from tablegen.engine.render import svg
 from tablegen.engine.tables import table_document
@@ -788,22 +787,6 @@ def join(request: HtmxHttpRequest, join_code: str) -> HttpResponse:
     return render(
         request, "events/join.html", {"event": event, "full": event.entries.count() >= MAX_ENTRIES}
     )
-
-
-@require_http_methods(["GET", "POST"])
-def join_signup(request: HtmxHttpRequest, join_code: str) -> HttpResponse:
-    """Sign up on the way into an event, and come back to its join page."""
-    event = _event_for_join_code(join_code)
-    if request.user.is_authenticated:
-        return redirect(event.get_join_url())
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.get_username()}. Join {event.name} below.")
-        return redirect(event.get_join_url())
-    status = 400 if form.errors else 200
-    return render(request, "events/join_signup.html", {"event": event, "form": form}, status=status)
 
 
 # --- The player's entry ---------------------------------------------------------------------

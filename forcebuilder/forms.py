@@ -3,8 +3,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
 
 from onefinity.rules import ForceDocumentError, ForceSpec, library, read_force_document
 from onefinity.rules.force import MAX_NAME_LENGTH, MAX_POINTS_LIMIT
@@ -95,9 +93,3 @@ class ImportForm(forms.Form):
     @property
     def spec(self) -> ForceSpec:
         return self.cleaned_data["spec"]
-
-
-class SignupForm(UserCreationForm):  # type: ignore[type-arg]
-    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
-        model = get_user_model()
-        fields = ("username", "email")

@@ -8,7 +8,7 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from onefinity.ownership import (  # noqa: F401  (new_share_code: the 0001 migration)
+from accounts.ownership import (  # noqa: F401  (new_share_code: the 0001 migration)
     DamagedRecord,
     Owned,
     OwnedQuerySet,

@@ -14,9 +14,9 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from accounts.ownership import DamagedRecord
 from forcebuilder.models import Force
 from forcebuilder.sheets import ForceSheet, force_sheet
-from onefinity.ownership import DamagedRecord
 from onefinity.rules import (
     CardOddsError,
     ExchangeOdds,

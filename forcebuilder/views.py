@@ -11,6 +11,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.ownership import (
+    DamagedRecord,
+    StaleVersion,
+    get_owned_or_404,
+    get_shared_or_404,
+    owned,
+    owner_fields,
+)
 from forcebuilder.actions import apply_action
 from forcebuilder.edits import EditError
 from forcebuilder.forms import ImportForm, NewForceForm
@@ -20,14 +28,6 @@ from forcebuilder.printing import qr_svg, render_pdf, roster_text
 from forcebuilder.sheets import ForceSheet, force_sheet
 from onefinity.downloads import attachment, download
 from onefinity.http import HtmxHttpRequest
-from onefinity.ownership import (
-    DamagedRecord,
-    StaleVersion,
-    get_owned_or_404,
-    get_shared_or_404,
-    owned,
-    owner_fields,
-)
 from onefinity.rules import ForceDocumentError, ForceSpec, force_document, library, validate_force
 from onefinity.rules.ruleset import Ruleset, version_key
 from onefinity.rules.upgrade import move_force

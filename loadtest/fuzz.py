@@ -117,17 +117,23 @@ def hostile_json(rng: random.Random) -> str:
             [1, 10, 11]
         )
     if kind == 8:
-        return (
-            json.dumps(
-                {
-                    "format": "onefinity-account",
-                    "version": 1,
-                    "forces": [document] * rng.choice([1, 3]),
-                    "tables": [json.loads(hostile_json(rng)) if rng.random() < 0.5 else {}],
-                }
-            )
-            if rng.random() < 0.9
-            else "{"
+        if rng.random() < 0.1:
+            return "{"
+        table = {
+            "format": "onefinity-table",
+            "version": 1,
+            "name": hostile_text(rng),
+            "board": rng.choice(
+                [{"rows": rng.choice([11, 41, 1249]), "columns": 1}, {"standard": True}]
+            ),
+        }
+        return json.dumps(
+            {
+                "format": "onefinity-account",
+                "version": 1,
+                "forces": [document] * rng.choice([1, 3]),
+                "tables": [table] if rng.random() < 0.5 else [{}],
+            }
         )
     return json.dumps(document)
 

@@ -9,9 +9,6 @@ class OnefinityConfig(AppConfig):
     verbose_name = "Onefinity rules"
 
     def ready(self) -> None:
-        # Register the deploy check that refuses insecure production settings.
-        import config.security  # noqa: F401
-
         checks.register(check_rulesets)
 
 

@@ -1,18 +1,18 @@
-"""Terrain boxes: what an organizer owns, kept with the account (plain forms, no JavaScript)."""
+"""Terrain boxes: what an organizer owns, kept like tables (for this browser, or with the
+account after signing in) with plain forms that work without JavaScript."""
 
 from __future__ import annotations
 
 import json
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.ownership import get_owned_or_404, owned, owner_fields
 from onefinity.downloads import download
 from onefinity.http import HtmxHttpRequest
-from onefinity.ownership import get_owned_or_404, owned, owner_fields
 from tablegen.engine.boxes import box_document
 from tablegen.engine.render import piece_svg
 from tablegen.forms import BoxForm, BoxImportForm
@@ -25,12 +25,12 @@ def _pictures(form: BoxForm) -> dict[str, str]:
 
 @require_GET
 def box_list(request: HtmxHttpRequest) -> HttpResponse:
-    """My terrain boxes; a visitor without an account is told boxes live in accounts."""
-    boxes = list(owned(request, TerrainBox)) if request.user.is_authenticated else []
+    """My terrain boxes (a visitor without an account is told they are kept for this browser
+    and offered sign-up)."""
+    boxes = list(owned(request, TerrainBox))
     return render(request, "tablegen/boxes.html", {"boxes": boxes, "import_form": BoxImportForm()})
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def box_new(request: HtmxHttpRequest) -> HttpResponse:
     form = BoxForm(request.POST or None)
@@ -45,7 +45,6 @@ def box_new(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "tablegen/box.html", context, status=status)
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def box_edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     box = get_owned_or_404(request, TerrainBox, pk)
@@ -64,7 +63,6 @@ def box_edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "tablegen/box.html", context, status=400 if form.errors else 200)
 
 
-@login_required
 @require_http_methods(["POST"])
 def box_import(request: HtmxHttpRequest) -> HttpResponse:
     form = BoxImportForm(request.POST, request.FILES)
@@ -79,7 +77,6 @@ def box_import(request: HtmxHttpRequest) -> HttpResponse:
     return redirect(box)
 
 
-@login_required
 @require_GET
 def box_json(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     box = get_owned_or_404(request, TerrainBox, pk)
@@ -87,7 +84,6 @@ def box_json(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return download(text, "application/json", box.name, "-box.json", "terrain-box")
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def box_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     box = get_owned_or_404(request, TerrainBox, pk)

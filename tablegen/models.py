@@ -12,7 +12,7 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from onefinity.ownership import (
+from accounts.ownership import (
     DamagedRecord,
     Owned,
     OwnedQuerySet,

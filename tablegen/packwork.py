@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.db.models import F
 
-from onefinity.ownership import DamagedRecord
+from accounts.ownership import DamagedRecord
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.generate import GenerationError, Parameters

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from onefinity.rules.text import text_problem
+from onefinity.rules.text import DocumentError, text_problem
 
 FORCE_FORMAT = "onefinity-force"
 FORCE_VERSION = 1
@@ -34,13 +34,8 @@ _UNIT_KEYS = ("type", "name", "skills", "troopers")
 _TROOPER_KEYS = ("class", "name", "weapons", "equipment", "abilities")
 
 
-class ForceDocumentError(ValueError):
+class ForceDocumentError(DocumentError):
     """A document that is not a readable force document."""
-
-    def __init__(self, path: str, problem: str) -> None:
-        self.path = path
-        self.problem = problem
-        super().__init__(f"{path}: {problem}" if path else problem)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""What text a stored document may hold: the one rule every reader and every writer applies.
+"""What text a stored document may hold: the one rule every reader and every writer applies,
+and the error every document reader raises.
 
 Names are typed by people and ids are sent by browsers, so both may carry anything a
 keyboard, a paste or a script can produce. A document is refused, with the reason, when
@@ -10,6 +11,17 @@ surrogates (which are not text at all and cannot be encoded as UTF-8).
 from __future__ import annotations
 
 import unicodedata
+
+
+class DocumentError(ValueError):
+    """A document (a force list, a table...) that cannot be read: the path of what is wrong
+    (``units[1].troopers[0].name``; empty for the whole document) and the problem."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}" if path else problem)
+
 
 # Categories refused anywhere in a document's text: Cc (control) and Cs (surrogate).
 _REFUSED = {"Cc": "control characters", "Cs": "unpaired surrogates"}

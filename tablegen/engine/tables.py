@@ -15,7 +15,7 @@ from onefinity.rules.hexgrid import (
     standard_board,
 )
 from onefinity.rules.ruleset import TableRules
-from onefinity.rules.text import text_problem
+from onefinity.rules.text import DocumentError, text_problem
 from tablegen.engine.library import CUSTOM, terrain_library
 
 TABLE_FORMAT = "onefinity-table"
@@ -35,11 +35,8 @@ DOCUMENT_KEYS = ("format", "version", "name", "board", "terrain", "pieces", "see
 PIECE_KEYS = ("piece", "hexes")
 
 
-class TableDocumentError(ValueError):
-    def __init__(self, path: str, problem: str) -> None:
-        self.path = path
-        self.problem = problem
-        super().__init__(f"{path}: {problem}" if path else problem)
+class TableDocumentError(DocumentError):
+    """A document that is not a readable table document."""
 
 
 @dataclass(frozen=True)

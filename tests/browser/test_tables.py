@@ -38,12 +38,12 @@ def test_generate_edit_share_and_download_a_table(page: Page, browser: Browser, 
 
     page.get_by_role("button", name="Save this table").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Table 5")
-    # Coverage is 48 %: three more terrain hexes take it over the 50 % limit.
+    # Three more terrain hexes along side A's edge give it more cover than side B's.
     for hex_ in ("0,0", "1,0", "4,0"):
         page.locator(f'a[aria-label="{hex_} Open ground"]').click()
         settled(page)
     expect(page.locator(".verdict")).to_contain_text("Not valid")
-    expect(page.locator(".issues")).to_contain_text("table.coverage.high")
+    expect(page.locator(".issues")).to_contain_text("table.cover.unbalanced")
     screenshot(page, "table-edited-invalid")
 
     with page.expect_download() as png_download:

@@ -1,4 +1,4 @@
-"""Events in the account's export and deletion (events/accounts.py, wired into the account
+"""Events in the account's export and deletion (events/account_parts.py, registered with the account
 pages by onefinity/account_data.py)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from events.accounts import delete_account_data, deletion_summary, export_account
+from events.account_parts import delete_account_data, deletion_summary, export_account
 from events.models import Entry, Event, Pairing
 from onefinity.rules import read_force_document
 

@@ -37,13 +37,18 @@ def test_an_anonymous_visitor_sees_the_event_and_is_sent_to_log_in_and_back(clie
 
 
 def test_signing_up_from_the_join_link_comes_back_to_the_event(client, event):
+    join_page = client.get(event.get_join_url()).content.decode()
+    signup_link = f"/accounts/signup/?next={event.get_join_url()}"
+    assert signup_link in join_page
+    assert f'value="{event.get_join_url()}"' in client.get(signup_link).content.decode()
     response = client.post(
-        f"/events/join/{event.join_code}/signup/",
+        "/accounts/signup/",
         {
             "username": "newcomer",
             "email": "n@example.com",
             "password1": "a-long-pass-phrase-9",
             "password2": "a-long-pass-phrase-9",
+            "next": event.get_join_url(),
         },
     )
     assert response.status_code == 302 and response["Location"] == event.get_join_url()

@@ -273,8 +273,8 @@ def test_every_write_moves_the_version_on_undo_and_redo_included(owner_client, f
 
 
 def test_the_save_itself_is_a_compare_and_swap(force):
+    from accounts.ownership import StaleVersion
     from forcebuilder.models import Force
-    from onefinity.ownership import StaleVersion
 
     other_tab = Force.objects.get(pk=force.pk)
     force.record(force.to_spec(), expected=0)

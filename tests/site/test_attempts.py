@@ -1,5 +1,5 @@
 """Password guesses and reset e-mails are limited per account and per client address
-(onefinity.attempts), on login, password change, account deletion and password reset."""
+(accounts.attempts), on login, password change, account deletion and password reset."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from django.db import connection, connections
 from django.db.models import F
 from django.test import Client, RequestFactory
 
-from onefinity import attempts
-from onefinity.models import Attempt
+from accounts import attempts
+from accounts.models import Attempt
 from tests.conftest import OWNER_PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -88,7 +88,7 @@ def test_json_numbers_python_mishandles_are_a_clear_400(owner_client, number, wo
 
 
 def test_a_browser_keeps_a_bounded_number_of_lists_and_is_told_to_sign_up(monkeypatch):
-    from onefinity.ownership import Quota
+    from accounts.ownership import Quota
 
     monkeypatch.setattr(Force, "quota", Quota("lists", browser=2, account=3))
     browser = Client()
@@ -110,7 +110,7 @@ def test_a_browser_keeps_a_bounded_number_of_lists_and_is_told_to_sign_up(monkey
 
 
 def test_an_account_import_that_would_pass_the_quota_saves_nothing(owner_client, monkeypatch):
-    from onefinity.ownership import Quota
+    from accounts.ownership import Quota
 
     monkeypatch.setattr(Force, "quota", Quota("lists", browser=1, account=2))
     account = {"format": "onefinity-account", "version": 1, "forces": [LEGAL_DOCUMENT] * 3}

@@ -3,15 +3,13 @@ stranger, and check each gets only what it should."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from forcebuilder.models import Force
-from tablegen.models import Pack, Table
-from tests.forcebuilder.conftest import LEGAL_DOCUMENT
+from tablegen.models import Pack, Table, TerrainBox
+from tests.factories import make_box, make_force, make_pack, make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -34,38 +32,17 @@ ROUTES = every_route()
 
 
 @pytest.fixture
-def world(django_user_model):
-    owner = django_user_model.objects.create_user("owner", "o@example.com", "a-long-pass-phrase")
-    stranger = django_user_model.objects.create_user(
-        "stranger", "s@example.com", "another-long-phrase"
-    )
-    owner_client, stranger_client = Client(), Client()
-    owner_client.force_login(owner)
-    stranger_client.force_login(stranger)
-    owner_client.post(
-        "/forces/import/", {"document": json.dumps(LEGAL_DOCUMENT), "confirm": "save"}
-    )
-    owner_client.post(
-        "/tables/save/", {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
-    )
-    owner_client.post(
-        "/tables/packs/new/",
-        {
-            "seed": 1,
-            "coverage": 0.45,
-            "symmetry": "point",
-            "mix": "balanced",
-            "count": 1,
-            "name": "P",
-        },
-    )
+def world(owner, owner_client, stranger_client):
+    """The shared personas (tests/conftest.py), the owner's list, table and pack (made by
+    the factories), and someone who only holds the share links."""
     return {
         "owner": owner_client,
         "stranger": stranger_client,
         "link holder": Client(),
-        "force": Force.objects.get(),
-        "table": Table.objects.get(),
-        "pack": Pack.objects.get(),
+        "force": make_force(owner),
+        "table": make_table(owner),
+        "pack": make_pack(owner, name="P"),
+        "box": make_box(owner),
     }
 
 
@@ -82,6 +59,8 @@ def url_for(namespace: str, pattern: URLPattern, world: dict) -> tuple[str, str]
         owned = (
             world["pack"]
             if route.startswith("tables/packs/")
+            else world["box"]
+            if route.startswith("tables/boxes/")
             else world["table"]
             if namespace == "tablegen"
             else world["force"]
@@ -102,7 +81,12 @@ def test_the_walk_covers_the_whole_site():
         url_for(
             ns,
             p,
-            {"force": Force(share_code="x"), "table": Table(share_code="y"), "pack": Pack(pk=1)},
+            {
+                "force": Force(share_code="x"),
+                "table": Table(share_code="y"),
+                "pack": Pack(pk=1),
+                "box": TerrainBox(pk=1),
+            },
         )[1]
         for ns, p in ROUTES
     }

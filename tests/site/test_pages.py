@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
@@ -138,3 +139,18 @@ def test_security_headers_are_set(client):
 def test_an_oversized_post_is_refused(client):
     response = client.post("/forces/import/", {"document": "x" * 1_100_000})
     assert response.status_code == 400
+
+
+def test_signup_goes_back_where_the_visitor_was_going_but_only_on_this_site(client):
+    data = {
+        "username": "newcomer",
+        "password1": "a-long-pass-phrase-9",
+        "password2": "a-long-pass-phrase-9",
+    }
+    response = client.post("/accounts/signup/", data | {"next": "/tables/"})
+    assert response["Location"] == "/tables/"
+    other = Client()
+    response = other.post(
+        "/accounts/signup/", data | {"username": "second", "next": "https://evil.example/"}
+    )
+    assert response["Location"] == "/forces/"

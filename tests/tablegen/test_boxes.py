@@ -158,11 +158,32 @@ def test_only_the_owner_sees_edits_or_deletes_a_box(owner_client, stranger_clien
         assert stranger_client.get(url).status_code == 404
     assert stranger_client.post(f"/tables/boxes/{box.pk}/delete/").status_code == 404
     assert stranger_client.post(f"/tables/boxes/{box.pk}/", counts_form("Mine")).status_code == 404
-    assert client.get(f"/tables/boxes/{box.pk}/").status_code == 302  # to the login
-    assert "Sign up" in client.get("/tables/boxes/").content.decode()
+    assert client.get(f"/tables/boxes/{box.pk}/").status_code == 404
     assert TerrainBox.objects.get().name == "Club"
     owner_client.post(f"/tables/boxes/{box.pk}/delete/")
     assert not TerrainBox.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_browser_without_an_account_keeps_its_boxes_and_is_offered_sign_up(client):
+    page = client.get("/tables/boxes/").content.decode()
+    assert "kept for this browser" in page and "/accounts/signup/" in page
+    assert client.post("/tables/boxes/new/", counts_form(**CLUB)).status_code == 302
+    assert "Club" in client.get("/tables/boxes/").content.decode()
+    assert TerrainBox.objects.get().owner is None
+
+
+@pytest.mark.django_db
+def test_boxes_go_into_the_account_file_and_come_back_from_it(owner_client, owner):
+    owner_client.post("/tables/boxes/new/", counts_form(**CLUB))
+    everything = owner_client.get("/account/everything.json").content
+    document = json.loads(everything)
+    assert document["terrain_boxes"] == [DOCUMENT | {"pieces": dict(sorted(CLUB.items()))}]
+    TerrainBox.objects.all().delete()
+    upload = io.BytesIO(everything)
+    upload.name = "everything.json"
+    assert owner_client.post("/account/import/", {"file": upload}).status_code == 302
+    assert TerrainBox.objects.get(owner=owner).pieces == dict(sorted(CLUB.items()))
 
 
 # --- The command -------------------------------------------------------------------------

@@ -136,7 +136,7 @@ def test_an_import_checks_tables_for_a_bounded_time_and_the_list_does_the_rest(
 
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    monkeypatch.setattr("onefinity.account_data.IMPORT_CHECK_SECONDS", 0)
+    monkeypatch.setattr("tablegen.account_parts.IMPORT_CHECK_SECONDS", 0)
     board = Board.of(rows_by_columns(4, 4))
     documents = [table_document(TableSpec(board, {}, f"Table {n:02d}")) for n in range(3)]
     account = {"format": "onefinity-account", "version": 1, "tables": documents}

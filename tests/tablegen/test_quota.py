@@ -9,7 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from onefinity.ownership import Quota
+from accounts.ownership import Quota
 from tablegen.models import Pack, Table
 
 pytestmark = pytest.mark.django_db

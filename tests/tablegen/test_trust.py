@@ -238,7 +238,7 @@ def test_a_version_that_is_not_a_number_is_stale(owner_client, table):
 
 
 def test_the_model_refuses_a_stale_write(table):
-    from onefinity.ownership import StaleVersion
+    from accounts.ownership import StaleVersion
 
     spec = table.to_spec()
     table.record(spec)

@@ -5,7 +5,7 @@ from django.utils import timezone
 class Attempt(models.Model):
     """A password guess or a password-reset e-mail, kept for a while to limit them (shared
     by every app server through the database). Names and addresses are stored as keyed
-    digests: the table says how often, never who. See ``onefinity.attempts``."""
+    digests: the table says how often, never who. See ``accounts.attempts``."""
 
     class Kind(models.TextChoices):
         PASSWORD = "password", "password guess"

@@ -40,7 +40,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from onefinity.models import Attempt
+from accounts.models import Attempt
 
 # The first wait once an account's free failures are used up; each failure doubles it.
 FIRST_WAIT = 60
@@ -88,7 +88,7 @@ def client_address(request: HttpRequest) -> str:
 
 
 def _digest(value: str) -> str:
-    return salted_hmac("onefinity.attempts", value, algorithm="sha256").hexdigest()
+    return salted_hmac("accounts.attempts", value, algorithm="sha256").hexdigest()
 
 
 def _account(name: str) -> str:

@@ -13,14 +13,10 @@ from typing import Any, TypeVar
 
 from django.apps import apps
 from django.conf import settings
-from django.contrib.auth.signals import user_logged_in
 from django.db import models
-from django.dispatch import receiver
 from django.http import Http404, HttpRequest
 
 SESSION_KEY = "forcebuilder_anonymous_owner"
-# The models that belong to an owner; each has `owner` and `anonymous_owner` fields.
-OWNED_MODELS = ("forcebuilder.Force", "tablegen.Table", "tablegen.Pack")
 
 M = TypeVar("M", bound=models.Model)
 
@@ -177,15 +173,25 @@ class Shareable(models.Model):
         return message
 
 
-@receiver(user_logged_in)
+def owned_models() -> list[type[Owned]]:
+    """Every installed model that belongs to an owner: the concrete subclasses of Owned."""
+    return [
+        model
+        for model in apps.get_models()
+        if issubclass(model, Owned) and not model._meta.abstract
+    ]
+
+
 def move_browser_things_into_the_account(
     sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any
 ) -> None:
+    """On login or sign-up, what this browser made moves into the account (connected to
+    ``user_logged_in`` by AccountsConfig.ready)."""
     if request is None or not hasattr(request, "session"):
         return
     token = request.session.pop(SESSION_KEY, None)
     if token:
-        for label in OWNED_MODELS:
-            apps.get_model(label).objects.filter(owner=None, anonymous_owner=token).update(
+        for model in owned_models():
+            model._default_manager.filter(owner=None, anonymous_owner=token).update(
                 owner=user, anonymous_owner=""
             )

@@ -1,7 +1,8 @@
-"""Events in the account pages: what the export holds, what deleting the account does.
+"""Events in the account pages (accounts.parts): what the export holds, what deleting the
+account does.
 
-onefinity/account_data.py calls these (wired by the lead):
-- ``export_account(user)`` is the "events" part of the export file;
+- ``export_account(user)`` is the "events" part of the export file (export only: events
+  are not imported);
 - ``deletion_summary(user)`` lines for the confirmation page;
 - ``delete_account_data(user)`` before the user is deleted (the cascade would do the same;
   doing it first, in one transaction, keeps it explicit and testable).
@@ -12,7 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.http import HttpRequest
 
+from accounts.parts import AccountPart, Damaged, register
 from events.models import Entry, Event
 
 EVENTS_EXPORT_FORMAT = "onefinity-events"
@@ -110,3 +113,28 @@ def delete_account_data(user: Any) -> None:
     with transaction.atomic():
         Entry.objects.filter(player=user).delete()
         Event.objects.filter(owner=user).delete()
+
+
+def _count(request: HttpRequest) -> int:
+    user = request.user
+    if not user.is_authenticated:
+        return 0
+    return Event.objects.filter(owner=user).count() + Entry.objects.filter(player=user).count()
+
+
+def _export(request: HttpRequest) -> tuple[Any, list[Damaged]]:
+    if not request.user.is_authenticated:
+        return {"format": EVENTS_EXPORT_FORMAT, "version": 1, "organized": [], "entries": []}, []
+    return export_account(request.user), []
+
+
+register(
+    AccountPart(
+        key="events",
+        label="events organized or entered",
+        count=_count,
+        export=_export,
+        deletion=deletion_summary,
+        delete=delete_account_data,
+    )
+)

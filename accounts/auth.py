@@ -1,0 +1,111 @@
+"""Sign-up; login, password change and password reset with the limits of ``accounts.attempts``.
+
+Django's own views do the work; these only count the attempt first and refuse with 429
+and a message saying how long to wait.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, PasswordResetForm
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from accounts import attempts
+from accounts.forms import SignupForm
+
+
+def _next_page(request: HttpRequest) -> str | None:
+    """Where the person was going (a join link, say), if it is a page of this site."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if target and safe else None
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect(_next_page(request) or "forcebuilder:list")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        # Logging in moves the lists built in this browser into the new account.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(
+            request, f"Welcome, {user.get_username()}. Your lists are now in your account."
+        )
+        return redirect(_next_page(request) or "forcebuilder:list")
+    context = {"form": form, "next": _next_page(request) or ""}
+    return render(request, "registration/signup.html", context, status=400 if form.errors else 200)
+
+
+class _CountedPasswordGuess:
+    """A form view whose POST is a password guess: counted first, refused with 429 and the
+    wait when over the limits, and marked failed or not when the form has answered."""
+
+    guess: attempts.PasswordGuess
+
+    def account_name(self, request: HttpRequest) -> str:
+        """The account the guess is about: the signed-in person's, unless the form names one."""
+        return str(request.user.get_username())
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        self.guess = attempts.guess_password(request, self.account_name(request))
+        if self.guess.refusal is not None:
+            form = self.get_form()  # type: ignore[attr-defined]
+            form.add_error(None, self.guess.refusal.message)
+            page = self.render_to_response(self.get_context_data(form=form))  # type: ignore[attr-defined]
+            return attempts.refused(page, self.guess.refusal)
+        return super().post(request, *args, **kwargs)  # type: ignore[misc,no-any-return]
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        self.guess.succeeded()
+        return super().form_valid(form)  # type: ignore[misc,no-any-return]
+
+
+class RateLimitedLoginView(_CountedPasswordGuess, auth_views.LoginView):
+    def account_name(self, request: HttpRequest) -> str:
+        return str(request.POST.get("username", ""))
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        self.guess.failed()
+        return super().form_invalid(form)
+
+
+class RateLimitedPasswordChangeView(_CountedPasswordGuess, auth_views.PasswordChangeView):
+    def form_invalid(self, form: PasswordChangeForm) -> HttpResponse:
+        # Only a wrong old password is a guess; a weak new one is not.
+        if form.has_error("old_password"):
+            self.guess.failed()
+        else:
+            self.guess.not_a_guess()
+        return super().form_invalid(form)
+
+
+class RateLimitedPasswordResetView(auth_views.PasswordResetView):
+    """Counts each e-mail asked for, per address and per e-mail address typed, whether or
+    not an account has it: the answer is the same either way."""
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        refusal = attempts.reset_mail(self.request, form.cleaned_data["email"])
+        if refusal is not None:
+            form.add_error(None, refusal.message)
+            return attempts.refused(self.form_invalid(form), refusal)
+        return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """A reset through the owner's e-mail lifts any wait on their account's login."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        attempts.forget_account(form.user.get_username())
+        return response
