@@ -3,7 +3,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -105,14 +105,20 @@ class Table(Owned, Shareable):
         return self.document
 
     def set_spec(
-        self, spec: TableSpec, report: TableReport | None = None, check: bool = True
+        self,
+        spec: TableSpec,
+        report: TableReport | None = None,
+        check: bool = True,
+        before: Mapping[int, str] | None = None,
     ) -> TableReport | None:
         """Take the table from ``spec`` as the reader gives it back: TableDocumentError
         (nothing changed) if the document it makes would not read.
 
         The summary comes from `report`, or from checking the table when `check` (its
         report is returned), or stays as it was when only the name changed; otherwise it is
-        left to the list of tables to fill in."""
+        left to the list of tables to fill in. `before`: the terrain before an edit, so that
+        the check brings that table's kept line-of-fire state up to date (only the lines
+        through the changed hexes) instead of checking every line again."""
         rules = current_ruleset().table
         canonical = read_table_document(table_document(spec), rules)
         document = table_document(canonical)
@@ -120,7 +126,7 @@ class Table(Owned, Shareable):
         self.name = canonical.name
         self.document = document
         if report is None and check and not (same_table and self.summary_is_current()):
-            report = check_table(canonical, rules)
+            report = check_table(canonical, rules, before=before)
         if report is not None:
             self.summary = _summary(report)
         elif not (same_table and self.summary_is_current()):
@@ -144,13 +150,18 @@ class Table(Owned, Shareable):
         read_table_document(self.stored_document(), current_ruleset().table)
         super().save(*args, **kwargs)
 
-    def record(self, spec: TableSpec, expected: int | None = None) -> TableReport | None:
+    def record(
+        self,
+        spec: TableSpec,
+        expected: int | None = None,
+        before: Mapping[int, str] | None = None,
+    ) -> TableReport | None:
         """Save a change, only if the table is still at version `expected` (the version the
         editing page showed; the one loaded when None): StaleVersion if it moved on since,
         TableDocumentError (nothing saved) if the change would not read back. Returns the
         table's report when the change needed a new one."""
         expected = self.version if expected is None else expected
-        report = self.set_spec(spec)
+        report = self.set_spec(spec, before=before)
         self.updated = timezone.now()
         with transaction.atomic():
             changed = Table.objects.filter(pk=self.pk, version=expected).update(
@@ -171,8 +182,9 @@ class Table(Owned, Shareable):
     ) -> TableReport | None:
         """Set the terrain of `hexes` to `kind` (None: open ground) as a new version; EditError
         (nothing saved) for a hex off the table or an unknown kind, StaleVersion as ``record``."""
-        spec = paint(self.to_spec(), hexes, kind, current_ruleset().table)
-        return self.record(spec, expected)
+        old = self.to_spec()
+        spec = paint(old, hexes, kind, current_ruleset().table)
+        return self.record(spec, expected, before=old.terrain)
 
     def cycle(self, hex_: Hex, expected: int | None = None) -> TableReport | None:
         """Move one hex on to the next kind: open, then each kind from the lowest up."""
