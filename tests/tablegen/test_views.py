@@ -29,6 +29,15 @@ def test_fresh_database_pages_answer(client):
     assert client.get("/tables/new/").status_code == 200
 
 
+def test_tables_page_tells_a_browser_without_an_account_where_its_tables_are_kept(
+    client, owner_client
+):
+    page = client.get("/tables/").content.decode()
+    assert "These tables are kept in this browser" in page
+    assert 'href="/accounts/signup/"' in page and "/accounts/login/?next=/tables/" in page
+    assert "kept in this browser" not in owner_client.get("/tables/").content.decode()
+
+
 def test_the_permalink_reproduces_the_same_table(client):
     first = client.get("/tables/new/", PARAMS).content.decode()
     second = client.get("/tables/new/", PARAMS).content.decode()
