@@ -17,6 +17,7 @@ from django.utils.http import urlencode
 from onefinity.rules.hexgrid import Hex
 from onefinity.rules.lineoffire import line_of_fire
 from onefinity.rules.ruleset import TableRules
+from tablegen.engine.library import terrain_library
 from tablegen.engine.metrics import TableReport, check_table, sightlines
 from tablegen.engine.render import Overlay, kinds, legend, svg
 from tablegen.engine.tables import TableSpec
@@ -28,6 +29,54 @@ MODES = {
     "exposure-a": "Heat map: side A's exposure",
     "exposure-b": "Heat map: side B's exposure",
 }
+
+
+def metric_notes(rules: TableRules) -> dict[str, dict[str, str]]:
+    """Each metric's meaning in one line and its threshold: the ruleset's limit for a valid
+    table, or, for metrics without one, how far a tournament pack's tables may differ."""
+    tolerance = terrain_library(tuple(rules.terrain)).pack_tolerance
+    depth = rules.near_edge_depth
+    return {
+        "coverage": {
+            "means": "The share of the table's hexes that have terrain.",
+            "limit": f"Valid: {rules.coverage_min:.0%} to {rules.coverage_max:.0%}.",
+        },
+        "edge_lanes": {
+            "means": "Clear lines of fire from one side's table edge to the other's, "
+            "drawn as red dashed lines on the map.",
+            "limit": f"Valid: at most {rules.edge_lanes_max}.",
+        },
+        "longest_sightline": {
+            "means": "The longest clear line of fire between two hexes a trooper can stand on.",
+            "limit": "No limit for one table; a pack's tables differ by at most "
+            f"{tolerance['longest_sightline']:g} hexes.",
+        },
+        "dominance": {
+            "means": "The largest share of the standable hexes one hex sees (that hex in "
+            "brackets): high means one spot watches the table.",
+            "limit": "No limit for one table; a pack's tables differ by at most "
+            f"{tolerance['dominance']:.0%}.",
+        },
+        "connected": {
+            "means": "Whether every hex a trooper can stand on is reachable from both table edges.",
+            "limit": "Valid: yes." if rules.connected else "Not required by this ruleset.",
+        },
+        "cover_near_edge": {
+            "means": f"Standable hexes within {depth} hexes of the side's edge that are "
+            "cover or touch terrain.",
+            "limit": f"Valid: the sides differ by at most {rules.cover_difference_max}.",
+        },
+        "exposure": {
+            "means": f"The share of the side's hexes within {depth} of its edge that the "
+            "other side's near-edge hexes see.",
+            "limit": "Valid: the sides differ by at most "
+            f"{rules.exposure_difference_max:g} points.",
+        },
+        "high_ground": {
+            "means": "Elevated hexes on the side's half of the table.",
+            "limit": "No limit.",
+        },
+    }
 
 
 def hex_param(value: str | None, table: TableSpec) -> Hex | None:
@@ -87,7 +136,28 @@ def overlay(
         return Overlay(
             heat=[int(c) / top for c in counts], heat_label=f"seen from side {enemy}'s edge"
         ), None
-    return Overlay(), None
+    return problem_overlay(report), None
+
+
+# Problems that concern every terrain hex (too much or too little of it): marking them all
+# would show nothing, so the map marks the hexes of the other problems only.
+WHOLE_TABLE_CODES = frozenset({"table.coverage.low", "table.coverage.high"})
+
+
+def problem_overlay(report: TableReport, selected: Hex | None = None) -> Overlay:
+    """The terrain view: the hexes the verdict's problems concern, and each clear lane from
+    edge to edge drawn as a line (with the hex chosen for editing, if any)."""
+    hexes = frozenset(
+        hex_
+        for problem in report.problems
+        if problem.code not in WHOLE_TABLE_CODES
+        for hex_ in problem.hexes
+    )
+    return Overlay(
+        highlighted=frozenset({selected}) if selected is not None else frozenset(),
+        problems=hexes,
+        lanes=report.lanes,
+    )
 
 
 def map_context(
@@ -115,7 +185,7 @@ def map_context(
     selected = hex_param(query.get("hex"), table)
     drawn, explanation = overlay(table, report, rules, mode, source, target)
     if selected is not None and mode == "terrain":
-        drawn = Overlay(highlighted=frozenset({selected}))
+        drawn = problem_overlay(report, selected)
     joiner = "&" if "?" in base else "?"
 
     def at(**values: str) -> str:
@@ -147,6 +217,7 @@ def map_context(
         "edit_url": edit_url,
         "version": version,
         "legend": legend(rules),
+        "notes": metric_notes(rules),
         "heat_label": drawn.heat_label,
         "kinds": [("", "Open ground")] + [(kind.id, kind.name) for kind in kinds(rules)],
     }

@@ -271,7 +271,8 @@ def svg(
     for a, b in overlay.lanes:
         (x1, y1), (x2, y2) = layout.centres[board.index[a]], layout.centres[board.index[b]]
         marks.append(
-            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" class="lane"/>'
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+            f'stroke="{PROBLEM_COLOUR}" stroke-width="2.5" stroke-dasharray="6 4" class="lane"/>'
         )
     if overlay.source is not None and overlay.target is not None:
         i, j = board.index[overlay.source], board.index[overlay.target]

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 
 import pytest
 from PIL import Image
 from pypdf import PdfReader
 
+from onefinity.rules import current_ruleset
+from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.library import terrain_library
+from tablegen.engine.tables import TableSpec
 from tablegen.models import Pack, Table
 
 pytestmark = pytest.mark.django_db
 
+RULES = current_ruleset().table
 PARAMS = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
 
 
@@ -154,6 +159,34 @@ def test_the_editor_reports_problems_with_their_hexes(owner_client, table):
             )
     page = owner_client.get(f"/tables/{table.pk}/").content.decode()
     assert "table.coverage.low" in page and "table.edge-lanes" in page and "Not valid" in page
+
+
+def test_the_map_marks_the_hexes_a_problem_names_and_draws_each_clear_lane(owner_client, owner):
+    board = standard_board(RULES.rows, RULES.columns)
+    # Side A's edge row all cover, side B's open: unbalanced cover, and lanes everywhere.
+    edge = {i: "cover" for i in board.edge_row("A")}
+    table = Table(owner=owner)
+    report = table.set_spec(TableSpec(board, edge, "Lanes"))
+    table.save()
+    assert report is not None
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    picture = page[page.index("<svg") : page.index("</svg>")]
+    ends = {h for lane in report.lanes for h in lane}
+    assert picture.count('class="lane"') == len(report.lanes) > 0
+    for q, r in ends:
+        assert re.search(rf'class="hex [a-z]+ problem"[^>]*aria-label="{q},{r} ', picture)
+    marked = re.findall(r'class="hex [a-z]+ problem"', picture)
+    assert len(marked) == len(ends)  # not every terrain hex for the low coverage
+    assert "red dashed border" in page
+
+
+def test_every_metric_says_what_it_means_and_its_threshold(client):
+    page = client.get("/tables/new/", PARAMS).content.decode()
+    assert page.count('class="metric-note"') == 8
+    assert f"Valid: {RULES.coverage_min:.0%} to {RULES.coverage_max:.0%}." in page
+    assert f"Valid: at most {RULES.edge_lanes_max}." in page
+    assert f"the sides differ by at most {RULES.cover_difference_max}." in page
+    assert "a pack&#x27;s tables differ by at most" in page
 
 
 def test_rename(owner_client, table):
