@@ -31,6 +31,16 @@ MODES = {
 }
 
 
+# The palette's brush for open ground (a hex's kind is None there).
+OPEN = "open"
+
+
+def read_brush(value: str | None, rules: TableRules) -> str:
+    """The editor's brush from the query: "open", a terrain kind, or "" (each click moves
+    the hex on to the next kind) for anything else."""
+    return value if value == OPEN or (value and value in rules.terrain) else ""
+
+
 def metric_notes(rules: TableRules) -> dict[str, dict[str, str]]:
     """Each metric's meaning in one line and its threshold: the ruleset's limit for a valid
     table, or, for metrics without one, how far a tournament pack's tables may differ."""
@@ -191,13 +201,16 @@ def map_context(
     def at(**values: str) -> str:
         return f"{base}{joiner}{urlencode(values)}"
 
+    brush = read_brush(query.get("brush"), rules)
+    painting = {"brush": brush} if brush else {}
+
     def link(hex_: Hex) -> str:
         if mode == "lof":
             if source is None or hex_ == source:
                 return at(mode="lof", **{"from": spot(hex_)})
             return at(mode="lof", to=spot(hex_), **{"from": spot(source)})
         if mode == "terrain" and editable:
-            return at(mode="terrain", hex=spot(hex_))
+            return at(mode="terrain", hex=spot(hex_), **painting)
         return at(mode="lof", **{"from": spot(hex_)})
 
     return {
@@ -211,10 +224,20 @@ def map_context(
         "source": source,
         "target": target,
         "selected": selected,
-        "selected_kind": table.kind_at(selected) if selected else None,
+        "selected_kind": (
+            (None if brush == OPEN else brush)
+            if brush
+            else (table.kind_at(selected) if selected else None)
+        ),
+        "brush": brush,
+        "brushes": [
+            (key, name, at(mode="terrain", **({"brush": key} if key else {})))
+            for key, name in [("", "Cycle"), (OPEN, "Open ground")]
+            + [(kind.id, kind.name) for kind in kinds(rules)]
+        ],
         "explanation": explanation,
         "editable": editable,
-        "edit_url": edit_url,
+        "edit_url": f"{edit_url}?{urlencode(painting)}" if edit_url and brush else edit_url,
         "version": version,
         "legend": legend(rules),
         "notes": metric_notes(rules),

@@ -34,7 +34,7 @@ from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.render import png
 from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, PackForm, TerrainForm, sent_version
-from tablegen.maps import map_context, spot
+from tablegen.maps import OPEN, map_context, read_brush, spot
 from tablegen.models import Pack, Table, TerrainBox
 from tablegen.printing import setup_pdf
 
@@ -238,8 +238,13 @@ def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = TerrainForm(request.POST, _rules())
     if not form.is_valid():
         return _refused(request, table, form.problem())
+    brush = read_brush(request.GET.get("brush"), _rules())
     try:
-        if form.cycles:
+        if form.cycles and brush:
+            # The palette's brush: one click paints the hex (the page keeps the brush).
+            kind = None if brush == OPEN else brush
+            report = table.paint([form.hex], kind, expected=sent)
+        elif form.cycles:
             report = table.cycle(form.hex, expected=sent)
         else:
             report = table.paint([form.hex], form.cleaned_data["kind"], expected=sent)
@@ -252,7 +257,9 @@ def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _stale(request, table)
     if request.htmx:
         return _render_editor(request, table, report=report)
-    return redirect(f"{table.get_absolute_url()}?mode=terrain&hex={spot(form.hex)}")
+    painting = {"brush": brush} if brush else {}
+    query = urlencode({"mode": "terrain", "hex": spot(form.hex), **painting})
+    return redirect(f"{table.get_absolute_url()}?{query}")
 
 
 @require_POST

@@ -141,6 +141,55 @@ def test_setting_a_hex_without_javascript(owner_client, table):
     assert "Hex 0,0" in page and "Set terrain" in page
 
 
+def test_with_a_brush_one_click_paints_open_ground_blocking_and_the_brush_stays(
+    owner_client, table
+):
+    spec = table.to_spec()
+    q, r = next(h for h in spec.board.hexes if spec.kind_at(h) is None)
+    page = owner_client.get(f"/tables/{table.pk}/", {"brush": "blocking"}).content.decode()
+    assert 'brush=blocking" aria-current="true"' in page
+    assert f'data-edit-url="/tables/{table.pk}/terrain/?brush=blocking"' in page
+    assert f"hex={q}%2C{r}&amp;brush=blocking" in page  # the hexes' links keep the brush
+    response = owner_client.post(
+        f"/tables/{table.pk}/terrain/?brush=blocking",
+        {"q": q, "r": r, "version": table.version},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((q, r)) == "blocking"
+    assert 'brush=blocking" aria-current="true"' in response.content.decode()
+    owner_client.post(
+        f"/tables/{table.pk}/terrain/?brush=open", {"q": q, "r": r, "version": table.version}
+    )
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((q, r)) is None
+
+
+def test_without_javascript_a_brush_preselects_the_kind_in_the_hex_form(owner_client, table):
+    page = owner_client.get(
+        f"/tables/{table.pk}/", {"mode": "terrain", "hex": "0,0", "brush": "elevated"}
+    ).content.decode()
+    assert 'value="elevated" checked' in page
+    response = owner_client.post(
+        f"/tables/{table.pk}/terrain/?brush=elevated",
+        {"q": 0, "r": 0, "kind": "elevated", "version": table.version},
+    )
+    assert response["Location"] == f"/tables/{table.pk}/?mode=terrain&hex=0%2C0&brush=elevated"
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((0, 0)) == "elevated"
+
+
+def test_an_unknown_brush_is_no_brush_and_a_click_cycles(owner_client, table):
+    spec = table.to_spec()
+    q, r = next(h for h in spec.board.hexes if spec.kind_at(h) is None)
+    owner_client.post(
+        f"/tables/{table.pk}/terrain/?brush=lava", {"q": q, "r": r, "version": table.version}
+    )
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((q, r)) == "cover"
+
+
 def test_bad_terrain_edits_change_nothing(owner_client, table):
     before = table.document
     owner_client.post(f"/tables/{table.pk}/terrain/", {"q": 99, "r": 99})
