@@ -41,6 +41,22 @@ def read_brush(value: str | None, rules: TableRules) -> str:
     return value if value == OPEN or (value and value in rules.terrain) else ""
 
 
+SYMMETRIC_EDITING = {"point": "Point", "mirror": "Mirror"}
+
+
+def read_symmetry(value: str | None, table: TableSpec) -> str:
+    """Symmetric editing from the query: "point" or "mirror" when the board has that
+    symmetry (every edit is then made again on the image hex), else "" (off)."""
+    if value in SYMMETRIC_EDITING and table.board.symmetry(value) is not None:
+        return value
+    return ""
+
+
+def editing(brush: str, symmetry: str) -> dict[str, str]:
+    """The editor's settings as they ride in its links and edit URL."""
+    return {k: v for k, v in (("brush", brush), ("sym", symmetry)) if v}
+
+
 def metric_notes(rules: TableRules) -> dict[str, dict[str, str]]:
     """Each metric's meaning in one line and its threshold: the ruleset's limit for a valid
     table, or, for metrics without one, how far a tournament pack's tables may differ."""
@@ -202,7 +218,8 @@ def map_context(
         return f"{base}{joiner}{urlencode(values)}"
 
     brush = read_brush(query.get("brush"), rules)
-    painting = {"brush": brush} if brush else {}
+    symmetry = read_symmetry(query.get("sym"), table)
+    painting = editing(brush, symmetry)
 
     def link(hex_: Hex) -> str:
         if mode == "lof":
@@ -231,13 +248,19 @@ def map_context(
         ),
         "brush": brush,
         "brushes": [
-            (key, name, at(mode="terrain", **({"brush": key} if key else {})))
+            (key, name, at(mode="terrain", **editing(key, symmetry)))
             for key, name in [("", "Cycle"), (OPEN, "Open ground")]
             + [(kind.id, kind.name) for kind in kinds(rules)]
         ],
         "explanation": explanation,
         "editable": editable,
-        "edit_url": f"{edit_url}?{urlencode(painting)}" if edit_url and brush else edit_url,
+        "symmetry": symmetry,
+        "symmetries": [
+            (key, name, at(mode="terrain", **editing(brush, key)))
+            for key, name in [("", "Off"), *SYMMETRIC_EDITING.items()]
+            if not key or table.board.symmetry(key) is not None
+        ],
+        "edit_url": f"{edit_url}?{urlencode(painting)}" if edit_url and painting else edit_url,
         "version": version,
         "legend": legend(rules),
         "notes": metric_notes(rules),

@@ -178,19 +178,26 @@ class Table(Owned, Shareable):
         return report
 
     def paint(
-        self, hexes: Iterable[Hex], kind: str | None, expected: int | None = None
+        self,
+        hexes: Iterable[Hex],
+        kind: str | None,
+        expected: int | None = None,
+        symmetry: str = "none",
     ) -> TableReport | None:
-        """Set the terrain of `hexes` to `kind` (None: open ground) as a new version; EditError
-        (nothing saved) for a hex off the table or an unknown kind, StaleVersion as ``record``."""
+        """Set the terrain of `hexes` to `kind` (None: open ground) as a new version, and with
+        a symmetry ("point", "mirror") their image hexes too; EditError (nothing saved) for a
+        hex off the table or an unknown kind, StaleVersion as ``record``."""
         old = self.to_spec()
-        spec = paint(old, hexes, kind, current_ruleset().table)
+        spec = paint(old, hexes, kind, current_ruleset().table, symmetry=symmetry or "none")
         return self.record(spec, expected, before=old.terrain)
 
-    def cycle(self, hex_: Hex, expected: int | None = None) -> TableReport | None:
+    def cycle(
+        self, hex_: Hex, expected: int | None = None, symmetry: str = "none"
+    ) -> TableReport | None:
         """Move one hex on to the next kind: open, then each kind from the lowest up."""
         spec = self.to_spec()
         kind = spec.kind_at(hex_) if hex_ in spec.board else None
-        return self.paint([hex_], next_kind(kind, current_ruleset().table), expected)
+        return self.paint([hex_], next_kind(kind, current_ruleset().table), expected, symmetry)
 
     def rename(self, name: str, expected: int | None = None) -> None:
         self.record(replace(self.to_spec(), name=name), expected)

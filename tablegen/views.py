@@ -34,7 +34,7 @@ from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.render import png
 from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, PackForm, TerrainForm, sent_version
-from tablegen.maps import OPEN, map_context, read_brush, spot
+from tablegen.maps import OPEN, editing, map_context, read_brush, read_symmetry, spot
 from tablegen.models import Pack, Table, TerrainBox
 from tablegen.printing import setup_pdf
 
@@ -234,20 +234,22 @@ def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     sent = sent_version(request.POST, table.version)
     if sent != table.version:
         return _stale(request, table)
-    table.to_spec()  # DamagedRecord: the page says so, with the repair
+    spec = table.to_spec()  # DamagedRecord: the page says so, with the repair
     form = TerrainForm(request.POST, _rules())
     if not form.is_valid():
         return _refused(request, table, form.problem())
     brush = read_brush(request.GET.get("brush"), _rules())
+    symmetry = read_symmetry(request.GET.get("sym"), spec)
     try:
         if form.cycles and brush:
             # The palette's brush: one click paints the hex (the page keeps the brush).
             kind = None if brush == OPEN else brush
-            report = table.paint([form.hex], kind, expected=sent)
+            report = table.paint([form.hex], kind, expected=sent, symmetry=symmetry)
         elif form.cycles:
-            report = table.cycle(form.hex, expected=sent)
+            report = table.cycle(form.hex, expected=sent, symmetry=symmetry)
         else:
-            report = table.paint([form.hex], form.cleaned_data["kind"], expected=sent)
+            kind = form.cleaned_data["kind"]
+            report = table.paint([form.hex], kind, expected=sent, symmetry=symmetry)
     except EditError:
         return _refused(request, table, "That hex is not on the table.")
     except TableDocumentError as error:
@@ -257,8 +259,7 @@ def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _stale(request, table)
     if request.htmx:
         return _render_editor(request, table, report=report)
-    painting = {"brush": brush} if brush else {}
-    query = urlencode({"mode": "terrain", "hex": spot(form.hex), **painting})
+    query = urlencode({"mode": "terrain", "hex": spot(form.hex), **editing(brush, symmetry)})
     return redirect(f"{table.get_absolute_url()}?{query}")
 
 

@@ -180,6 +180,43 @@ def test_without_javascript_a_brush_preselects_the_kind_in_the_hex_form(owner_cl
     assert table.to_spec().kind_at((0, 0)) == "elevated"
 
 
+@pytest.mark.parametrize("symmetry", ["point", "mirror"])
+def test_symmetric_editing_changes_the_image_hex_with_each_edit(owner_client, table, symmetry):
+    spec = table.to_spec()
+    image = spec.board.symmetry(symmetry)
+    i = next(
+        i
+        for i, h in enumerate(spec.board.hexes)
+        if image[i] != i and spec.kind_at(h) is None and spec.board.hexes[image[i]] != h
+    )
+    hex_, mirrored = spec.board.hexes[i], spec.board.hexes[image[i]]
+    page = owner_client.get(f"/tables/{table.pk}/", {"sym": symmetry}).content.decode()
+    assert f'sym={symmetry}" aria-current="true"' in page
+    assert f'data-edit-url="/tables/{table.pk}/terrain/?sym={symmetry}"' in page
+    owner_client.post(
+        f"/tables/{table.pk}/terrain/?brush=blocking&sym={symmetry}",
+        {"q": hex_[0], "r": hex_[1], "version": table.version},
+        headers={"HX-Request": "true"},
+    )
+    table.refresh_from_db()
+    after = table.to_spec()
+    assert after.kind_at(hex_) == after.kind_at(mirrored) == "blocking"
+    changed = {h for h in spec.board.hexes if spec.kind_at(h) != after.kind_at(h)}
+    assert changed <= {hex_, mirrored}
+
+
+def test_without_symmetric_editing_or_with_an_unknown_one_only_the_hex_changes(owner_client, table):
+    spec = table.to_spec()
+    q, r = next(h for h in spec.board.hexes if spec.kind_at(h) is None)
+    owner_client.post(
+        f"/tables/{table.pk}/terrain/?brush=cover&sym=spiral",
+        {"q": q, "r": r, "version": table.version},
+    )
+    table.refresh_from_db()
+    after = table.to_spec()
+    assert [h for h in spec.board.hexes if spec.kind_at(h) != after.kind_at(h)] == [(q, r)]
+
+
 def test_an_unknown_brush_is_no_brush_and_a_click_cycles(owner_client, table):
     spec = table.to_spec()
     q, r = next(h for h in spec.board.hexes if spec.kind_at(h) is None)
