@@ -46,6 +46,9 @@ from tablegen.engine.tables import (
     table_document,
 )
 
+# Revisions of a table kept for undo (older ones are dropped every ten edits).
+KEPT_REVISIONS = 50
+
 
 class Table(Owned, Shareable):
     """A saved hex table, kept as its table document.
@@ -59,8 +62,11 @@ class Table(Owned, Shareable):
 
     name = models.CharField(max_length=120)
     document = models.JSONField()
-    # Grows by one on every write (terrain, rename, repair): the stale-tab check.
+    # Grows by one on every write (terrain, rename, repair, undo, redo): the stale-tab check.
     version = models.PositiveBigIntegerField(default=0)
+    # Where undo and redo stand: the number of the saved revision shown (the version cannot
+    # serve, since undo followed by an edit reuses a number).
+    revision = models.PositiveIntegerField(default=0)
     # The report's summary for the list of tables (see report_summary), with the ruleset
     # it was checked under; {} until checked. Derived from the document: kept current by
     # every write, and by the pages that check the table anyway.
@@ -161,21 +167,56 @@ class Table(Owned, Shareable):
         TableDocumentError (nothing saved) if the change would not read back. Returns the
         table's report when the change needed a new one."""
         expected = self.version if expected is None else expected
+        previous = self.stored_document()
         report = self.set_spec(spec, before=before)
-        self.updated = timezone.now()
         with transaction.atomic():
-            changed = Table.objects.filter(pk=self.pk, version=expected).update(
-                name=self.name,
-                document=self.document,
-                summary=self.summary,
-                version=F("version") + 1,
-                updated=self.updated,
-            )
+            self._swap(expected, self.revision + 1)
+            # A table saved before its first edit gets its first revision now, so that the
+            # edit can be undone whichever way the table was made.
+            if not self.revisions.filter(number=self.revision - 1).exists():
+                self.revisions.create(number=self.revision - 1, document=previous)
+            self.revisions.filter(number__gte=self.revision).delete()
+            self.revisions.create(number=self.revision, document=self.stored_document())
+            if self.revision % 10 == 0:
+                self.revisions.filter(number__lte=self.revision - KEPT_REVISIONS).delete()
+        return report
+
+    def _swap(self, expected: int, revision: int) -> None:
+        """Write the table as set, only if it is still at version `expected`."""
+        self.updated = timezone.now()
+        changed = Table.objects.filter(pk=self.pk, version=expected).update(
+            name=self.name,
+            document=self.document,
+            summary=self.summary,
+            revision=revision,
+            version=F("version") + 1,
+            updated=self.updated,
+        )
         if not changed:
             current = Table.objects.filter(pk=self.pk).values_list("version", flat=True).first()
             raise StaleVersion(current if current is not None else -1, expected)
         self.version = expected + 1
-        return report
+        self.revision = revision
+
+    def step(self, offset: int, expected: int | None = None) -> bool:
+        """Undo (-1) or redo (+1) by moving to a saved revision (a new version, the same
+        compare-and-swap as an edit); False, and nothing changed, when there is none. A
+        saved revision that no longer reads (an older reader's) is repaired on the way."""
+        expected = self.version if expected is None else expected
+        target = self.revisions.filter(number=self.revision + offset).first()
+        if target is None:
+            return False
+        spec, _ = repair_table_document(target.document, current_ruleset().table)
+        self.set_spec(spec)
+        with transaction.atomic():
+            self._swap(expected, target.number)
+        return True
+
+    def can_undo(self) -> bool:
+        return self.revisions.filter(number=self.revision - 1).exists()
+
+    def can_redo(self) -> bool:
+        return self.revisions.filter(number=self.revision + 1).exists()
 
     def paint(
         self,
@@ -219,6 +260,26 @@ def _without_name(document: object) -> object:
     if isinstance(document, dict):
         return {key: value for key, value in document.items() if key != "name"}
     return document
+
+
+class TableRevision(models.Model):
+    """One saved state of a table, for undo and redo."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    document = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "number"], name="one_revision_number_per_table"
+            )
+        ]
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} revision {self.number}"
 
 
 class Pack(Owned):

@@ -264,6 +264,27 @@ def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+def table_step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
+    """Undo (offset -1) or redo (+1) the last change, as a new version of the table."""
+    table = get_owned_or_404(request, Table, pk)
+    sent = sent_version(request.POST, table.version)
+    if sent != table.version:
+        return _stale(request, table)
+    try:
+        moved = table.step(offset, expected=sent)
+    except StaleVersion:
+        return _stale(request, table)
+    except TableDocumentError as error:
+        table.refresh_from_db()
+        return _refused(request, table, f"That revision cannot be restored: {error}.")
+    if not moved:
+        return _refused(request, table, f"Nothing to {'undo' if offset < 0 else 'redo'}.")
+    if request.htmx:
+        return _render_editor(request, table)
+    return redirect(table)
+
+
+@require_POST
 def table_rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = get_owned_or_404(request, Table, pk)
     sent = sent_version(request.POST, table.version)
