@@ -1,6 +1,6 @@
-"""Tables in the account pages (accounts.parts): counted, exported, imported, deleted with the
-account, and two generated tables for the demo account. (Packs are not part of the file:
-they are made again from their parameters.)"""
+"""Tables and terrain boxes in the account pages (accounts.parts): counted, exported,
+imported, deleted with the account, and two generated tables for the demo account. (Packs
+are not part of the file: they are made again from their parameters.)"""
 
 from __future__ import annotations
 
@@ -13,14 +13,16 @@ from accounts.ownership import DamagedRecord, owned, owner_fields
 from accounts.parts import AccountFileError, AccountPart, Damaged, register
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
+from tablegen.engine.boxes import Box, BoxError, box_document, read_box_document
 from tablegen.engine.generate import Parameters, generate_table
+from tablegen.engine.library import terrain_library
 from tablegen.engine.tables import (
     TableDocumentError,
     TableSpec,
     read_table_document,
     table_document,
 )
-from tablegen.models import Pack, Table
+from tablegen.models import Pack, Table, TerrainBox
 
 # Checking a 40 x 40 table takes about a second: an import checks its tables for about this
 # long and leaves the rest to the list of tables, which checks them a few at a time.
@@ -72,6 +74,44 @@ def _deletion(user: Any) -> list[str]:
     return lines
 
 
+def _count_boxes(request: HttpRequest) -> int:
+    return owned(request, TerrainBox).count()
+
+
+def _export_boxes(request: HttpRequest) -> tuple[list[Any], list[Damaged]]:
+    documents, damaged = [], []
+    for box in owned(request, TerrainBox):
+        try:
+            documents.append(box_document(box.to_box()))
+        except DamagedRecord as error:
+            damaged.append(Damaged("terrain box", box.name, error.problem, box.document()))
+    return documents, damaged
+
+
+def _read_boxes(items: list[Any]) -> list[Box]:
+    library = terrain_library(tuple(current_ruleset().table.terrain))
+    boxes = []
+    for i, item in enumerate(items):
+        try:
+            boxes.append(read_box_document(item, library))
+        except BoxError as error:
+            raise AccountFileError(f"terrain_boxes[{i}]: {error}") from None
+    return boxes
+
+
+def _save_boxes(request: HttpRequest, boxes: list[Any]) -> None:
+    owner = owner_fields(request, TerrainBox, adding=len(boxes))
+    for spec in boxes:
+        box = TerrainBox(**owner)
+        box.set_box(spec)
+        box.save()
+
+
+def _box_deletion(user: Any) -> list[str]:
+    boxes = TerrainBox.objects.filter(owner=user).count()
+    return [f"Your {boxes} terrain box{'es' if boxes != 1 else ''}."] if boxes else []
+
+
 def _demo(user: Any) -> list[str]:
     rules = current_ruleset().table
     lines = []
@@ -102,5 +142,16 @@ register(
         save=_save,
         deletion=_deletion,
         demo=_demo,
+    )
+)
+register(
+    AccountPart(
+        key="terrain_boxes",
+        label="terrain boxes",
+        count=_count_boxes,
+        export=_export_boxes,
+        read=_read_boxes,
+        save=_save_boxes,
+        deletion=_box_deletion,
     )
 )

@@ -1,5 +1,10 @@
 from __future__ import annotations
 
+import io
+import json
+import zipfile
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from django.db import models, transaction
@@ -16,7 +21,22 @@ from accounts.ownership import (
     StaleVersion,
 )
 from onefinity.rules import current_ruleset
+from onefinity.rules.hexgrid import Hex
+from tablegen import packwork
+from tablegen.engine.boxes import (
+    BOX_FORMAT,
+    BOX_VERSION,
+    Box,
+    BoxError,
+    box_document,
+    encode_counts,
+    read_box_document,
+)
+from tablegen.engine.edits import next_kind, paint
+from tablegen.engine.generate import Parameters
+from tablegen.engine.library import TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table, report_summary
+from tablegen.engine.packs import PackState
 from tablegen.engine.repair import repair_name, repair_table_document
 from tablegen.engine.tables import (
     TableDocumentError,
@@ -25,6 +45,9 @@ from tablegen.engine.tables import (
     read_table_document,
     table_document,
 )
+
+# Revisions of a table kept for undo (older ones are dropped every ten edits).
+KEPT_REVISIONS = 50
 
 
 class Table(Owned, Shareable):
@@ -39,8 +62,11 @@ class Table(Owned, Shareable):
 
     name = models.CharField(max_length=120)
     document = models.JSONField()
-    # Grows by one on every write (terrain, rename, repair): the stale-tab check.
+    # Grows by one on every write (terrain, rename, repair, undo, redo): the stale-tab check.
     version = models.PositiveBigIntegerField(default=0)
+    # Where undo and redo stand: the number of the saved revision shown (the version cannot
+    # serve, since undo followed by an edit reuses a number).
+    revision = models.PositiveIntegerField(default=0)
     # The report's summary for the list of tables (see report_summary), with the ruleset
     # it was checked under; {} until checked. Derived from the document: kept current by
     # every write, and by the pages that check the table anyway.
@@ -85,14 +111,20 @@ class Table(Owned, Shareable):
         return self.document
 
     def set_spec(
-        self, spec: TableSpec, report: TableReport | None = None, check: bool = True
+        self,
+        spec: TableSpec,
+        report: TableReport | None = None,
+        check: bool = True,
+        before: Mapping[int, str] | None = None,
     ) -> TableReport | None:
         """Take the table from ``spec`` as the reader gives it back: TableDocumentError
         (nothing changed) if the document it makes would not read.
 
         The summary comes from `report`, or from checking the table when `check` (its
         report is returned), or stays as it was when only the name changed; otherwise it is
-        left to the list of tables to fill in."""
+        left to the list of tables to fill in. `before`: the terrain before an edit, so that
+        the check brings that table's kept line-of-fire state up to date (only the lines
+        through the changed hexes) instead of checking every line again."""
         rules = current_ruleset().table
         canonical = read_table_document(table_document(spec), rules)
         document = table_document(canonical)
@@ -100,7 +132,7 @@ class Table(Owned, Shareable):
         self.name = canonical.name
         self.document = document
         if report is None and check and not (same_table and self.summary_is_current()):
-            report = check_table(canonical, rules)
+            report = check_table(canonical, rules, before=before)
         if report is not None:
             self.summary = _summary(report)
         elif not (same_table and self.summary_is_current()):
@@ -124,27 +156,92 @@ class Table(Owned, Shareable):
         read_table_document(self.stored_document(), current_ruleset().table)
         super().save(*args, **kwargs)
 
-    def record(self, spec: TableSpec, expected: int | None = None) -> TableReport | None:
+    def record(
+        self,
+        spec: TableSpec,
+        expected: int | None = None,
+        before: Mapping[int, str] | None = None,
+    ) -> TableReport | None:
         """Save a change, only if the table is still at version `expected` (the version the
         editing page showed; the one loaded when None): StaleVersion if it moved on since,
         TableDocumentError (nothing saved) if the change would not read back. Returns the
         table's report when the change needed a new one."""
         expected = self.version if expected is None else expected
-        report = self.set_spec(spec)
-        self.updated = timezone.now()
+        previous = self.stored_document()
+        report = self.set_spec(spec, before=before)
         with transaction.atomic():
-            changed = Table.objects.filter(pk=self.pk, version=expected).update(
-                name=self.name,
-                document=self.document,
-                summary=self.summary,
-                version=F("version") + 1,
-                updated=self.updated,
-            )
+            self._swap(expected, self.revision + 1)
+            # A table saved before its first edit gets its first revision now, so that the
+            # edit can be undone whichever way the table was made.
+            if not self.revisions.filter(number=self.revision - 1).exists():
+                self.revisions.create(number=self.revision - 1, document=previous)
+            self.revisions.filter(number__gte=self.revision).delete()
+            self.revisions.create(number=self.revision, document=self.stored_document())
+            if self.revision % 10 == 0:
+                self.revisions.filter(number__lte=self.revision - KEPT_REVISIONS).delete()
+        return report
+
+    def _swap(self, expected: int, revision: int) -> None:
+        """Write the table as set, only if it is still at version `expected`."""
+        self.updated = timezone.now()
+        changed = Table.objects.filter(pk=self.pk, version=expected).update(
+            name=self.name,
+            document=self.document,
+            summary=self.summary,
+            revision=revision,
+            version=F("version") + 1,
+            updated=self.updated,
+        )
         if not changed:
             current = Table.objects.filter(pk=self.pk).values_list("version", flat=True).first()
             raise StaleVersion(current if current is not None else -1, expected)
         self.version = expected + 1
-        return report
+        self.revision = revision
+
+    def step(self, offset: int, expected: int | None = None) -> bool:
+        """Undo (-1) or redo (+1) by moving to a saved revision (a new version, the same
+        compare-and-swap as an edit); False, and nothing changed, when there is none. A
+        saved revision that no longer reads (an older reader's) is repaired on the way."""
+        expected = self.version if expected is None else expected
+        target = self.revisions.filter(number=self.revision + offset).first()
+        if target is None:
+            return False
+        spec, _ = repair_table_document(target.document, current_ruleset().table)
+        self.set_spec(spec)
+        with transaction.atomic():
+            self._swap(expected, target.number)
+        return True
+
+    def can_undo(self) -> bool:
+        return self.revisions.filter(number=self.revision - 1).exists()
+
+    def can_redo(self) -> bool:
+        return self.revisions.filter(number=self.revision + 1).exists()
+
+    def paint(
+        self,
+        hexes: Iterable[Hex],
+        kind: str | None,
+        expected: int | None = None,
+        symmetry: str = "none",
+    ) -> TableReport | None:
+        """Set the terrain of `hexes` to `kind` (None: open ground) as a new version, and with
+        a symmetry ("point", "mirror") their image hexes too; EditError (nothing saved) for a
+        hex off the table or an unknown kind, StaleVersion as ``record``."""
+        old = self.to_spec()
+        spec = paint(old, hexes, kind, current_ruleset().table, symmetry=symmetry or "none")
+        return self.record(spec, expected, before=old.terrain)
+
+    def cycle(
+        self, hex_: Hex, expected: int | None = None, symmetry: str = "none"
+    ) -> TableReport | None:
+        """Move one hex on to the next kind: open, then each kind from the lowest up."""
+        spec = self.to_spec()
+        kind = spec.kind_at(hex_) if hex_ in spec.board else None
+        return self.paint([hex_], next_kind(kind, current_ruleset().table), expected, symmetry)
+
+    def rename(self, name: str, expected: int | None = None) -> None:
+        self.record(replace(self.to_spec(), name=name), expected)
 
     def repair(self, expected: int | None = None) -> tuple[str, ...]:
         """Mend a table that no longer reads, as a new version: what was changed, one line
@@ -163,6 +260,26 @@ def _without_name(document: object) -> object:
     if isinstance(document, dict):
         return {key: value for key, value in document.items() if key != "name"}
     return document
+
+
+class TableRevision(models.Model):
+    """One saved state of a table, for undo and redo."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    document = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "number"], name="one_revision_number_per_table"
+            )
+        ]
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} revision {self.number}"
 
 
 class Pack(Owned):
@@ -215,6 +332,46 @@ class Pack(Owned):
 
     def get_delete_url(self) -> str:
         return reverse("tablegen:pack-delete", args=[self.pk])
+
+    @classmethod
+    def start(cls, name: str, count: int, params: Parameters, **owner: Any) -> Pack:
+        """A new pack, its tables still to be made (by ``advance``, a step per view)."""
+        return cls.objects.create(
+            name=name,
+            count=count,
+            params={"seed": params.seed, **params.as_dict()},
+            state=PackState(seed=params.seed).as_json(),
+            **owner,
+        )
+
+    def advance(self) -> None:
+        """Do one bounded step of the pack's work, if any is left (see tablegen.packwork);
+        DamagedRecord if a stored table of the pack no longer reads."""
+        packwork.advance(self)
+
+    def progress(self) -> str:
+        """What is being made, for a download asked for before it exists."""
+        if self.made < self.count:
+            return (
+                f"The pack is being made: {self.made} of {self.count} tables. "
+                "Its downloads are here when it is finished."
+            )
+        return (
+            f"The PDF is being made: {self.printed} of {self.count} sheets. "
+            "It is here to download when it is finished."
+        )
+
+    def zip_of_tables(self) -> bytes:
+        """The pack's tables as stored, one JSON file each (also when they no longer read)."""
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for number, document in enumerate(self.tables, start=1):
+                seed = document.get("seed") if isinstance(document, dict) else None
+                archive.writestr(
+                    f"table-{number:03d}-seed-{seed if isinstance(seed, int) else 'none'}.json",
+                    json.dumps(document, indent=2),
+                )
+        return buffer.getvalue()
 
     def check_name(self) -> None:
         """DamagedRecord if the stored name no longer reads (its tables are named after it)."""
@@ -308,5 +465,62 @@ class PackPart(models.Model):
     def __str__(self) -> str:
         return f"{self.pack_id} sheets {self.first} to {self.first + self.sheets - 1}"
 
-    def summary(self) -> dict[str, Any]:
-        return {"count": self.count, "made": len(self.tables), **self.params}
+
+class TerrainBox(Owned):
+    """The terrain an organizer owns: how many of each library piece. Generation, packs and
+    `generate_table --box` use no more than that. Kept as its counts, read back through the
+    box reader (tablegen.engine.boxes) on every write and read."""
+
+    quota = Quota("terrain boxes", browser=5, account=20)
+
+    name = models.CharField(max_length=120)
+    pieces = models.JSONField(default=dict)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = OwnedQuerySet["TerrainBox"].as_manager()
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = "terrain box"
+        verbose_name_plural = "terrain boxes"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tablegen:box", args=[self.pk])
+
+    def to_box(self) -> Box:
+        """The box as the engine reads it; DamagedRecord if the stored one no longer reads
+        (a piece taken out of the library, say)."""
+        try:
+            return read_box_document(self.document(), _library())
+        except BoxError as error:
+            raise DamagedRecord(self, str(error)) from None
+
+    def document(self) -> dict[str, Any]:
+        return {
+            "format": BOX_FORMAT,
+            "version": BOX_VERSION,
+            "name": self.name,
+            "pieces": self.pieces,
+        }
+
+    def set_box(self, box: Box) -> None:
+        """Take the name and counts of `box`, as the reader gives them back (BoxError, and
+        nothing changed, if they would not read)."""
+        canonical = read_box_document(box_document(box), _library())
+        self.name, self.pieces = canonical.name, canonical.pieces
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        read_box_document(self.document(), _library())  # the contract, for any write
+        super().save(*args, **kwargs)
+
+    def encoded(self) -> str:
+        """Its counts as the generate page's and pack form's choice carries them."""
+        return encode_counts(self.pieces)
+
+
+def _library() -> TerrainLibrary:
+    return terrain_library(tuple(current_ruleset().table.terrain))

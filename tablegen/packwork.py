@@ -1,15 +1,17 @@
-"""Moving a tournament pack forward, a bounded step per request: its tables are generated,
-then its setup sheets rendered a few at a time, then put together into one PDF.
+"""How ``Pack.advance`` moves a tournament pack forward, a bounded step per request: its
+tables are generated, then its setup sheets rendered a few at a time, then put together into
+one PDF.
 
-The page of a pack that is not finished calls ``advance_pack`` each time it is shown (htmx
+The page of a pack that is not finished calls ``pack.advance()`` each time it is shown (htmx
 polls it, or the page reloads itself without JavaScript), so no request runs long: a 200-table
-pack's PDF in one request took 58 s, past the workers' 60 s timeout.
+pack's PDF in one request took 58 s, past the workers' 60 s timeout. The steps work on the
+pack they are given (its class's manager, its parts), so this module needs no model import.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import F
@@ -18,10 +20,13 @@ from accounts.ownership import DamagedRecord
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.generate import GenerationError, Parameters
-from tablegen.engine.packs import PackState, advance, pack_table_name
+from tablegen.engine.packs import PackState, pack_table_name
+from tablegen.engine.packs import advance as generate_some
 from tablegen.engine.tables import TableDocumentError, read_table_document, table_document
-from tablegen.models import Pack, PackPart
 from tablegen.printing import merge_pdfs, setup_pdf
+
+if TYPE_CHECKING:
+    from tablegen.models import Pack
 
 # Time spent generating tables in one request.
 GENERATE_STEP_SECONDS = 0.3
@@ -31,7 +36,7 @@ GENERATE_STEP_SECONDS = 0.3
 SHEETS_PER_PART = 3
 
 
-def advance_pack(pack: Pack) -> None:
+def advance(pack: Pack) -> None:
     """Do one bounded step of the pack's work, if any is left; DamagedRecord if a stored
     table of the pack no longer reads."""
     pack.check_name()
@@ -50,8 +55,10 @@ def advance_pack(pack: Pack) -> None:
 def _swap(pack: Pack, **fields: Any) -> bool:
     """Keep a step's work only if no other request moved the pack on since it was read;
     the pack is reloaded either way."""
-    changed = Pack.objects.filter(pk=pack.pk, version=pack.version).update(
-        version=F("version") + 1, **fields
+    changed = (
+        type(pack)
+        .objects.filter(pk=pack.pk, version=pack.version)
+        .update(version=F("version") + 1, **fields)
     )
     pack.refresh_from_db()
     return bool(changed)
@@ -64,12 +71,13 @@ def _generate(pack: Pack) -> None:
         coverage=pack.params["coverage"],
         symmetry=pack.params["symmetry"],
         mix=pack.params["mix"],
+        box=pack.params.get("box"),
     )
     state = PackState.from_json(pack.state)
     tables = list(pack.tables)
     error = ""
     try:
-        new = advance(
+        new = generate_some(
             state,
             rules,
             standard_board(rules.rows, rules.columns),
@@ -108,12 +116,12 @@ def _print(pack: Pack) -> None:
     pdf = setup_pdf(specs, pack.name, rules)
     with transaction.atomic():
         if _swap(pack, printed=last):
-            PackPart.objects.create(pack=pack, first=first, sheets=len(specs), pdf=pdf)
+            pack.parts.create(first=first, sheets=len(specs), pdf=pdf)
 
 
 def _put_together(pack: Pack) -> None:
-    parts = PackPart.objects.filter(pack=pack).order_by("first").values_list("pdf", flat=True)
+    parts = pack.parts.order_by("first").values_list("pdf", flat=True)
     pdf = merge_pdfs(bytes(part) for part in parts)
     with transaction.atomic():
         if _swap(pack, pdf=pdf, pdf_bytes=len(pdf)):
-            PackPart.objects.filter(pack=pack).delete()
+            pack.parts.all().delete()

@@ -11,14 +11,16 @@ import base64
 import io
 from collections.abc import Iterable
 
+import segno
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from pypdf import PdfReader, PdfWriter
 
 from onefinity.downloads import render_pdf
 from onefinity.rules.ruleset import TableRules
+from tablegen.engine.library import terrain_library
 from tablegen.engine.metrics import TableReport, check_table
-from tablegen.engine.render import legend, pieces, png
+from tablegen.engine.render import legend, piece_rows, png
 from tablegen.engine.tables import TableSpec
 
 # Pixels of a sheet's map: printed 150 mm wide, the standard board is about 170 dpi at the
@@ -26,13 +28,30 @@ from tablegen.engine.tables import TableSpec
 SHEET_MAP_PIXELS = 4_000_000
 
 
-def sheet(spec: TableSpec, report: TableReport) -> dict[str, object]:
-    picture = base64.b64encode(png(spec, max_pixels=SHEET_MAP_PIXELS)).decode("ascii")
+def qr_svg(url: str) -> str:
+    """The QR code of a share link (as lists have), for the page and the setup sheet."""
+    return str(
+        segno.make(url, error="m").svg_inline(
+            scale=3, dark="#000", light="#fff", title="QR code of the share link"
+        )
+    )
+
+
+def sheet(
+    spec: TableSpec, report: TableReport, rules: TableRules, share_url: str = ""
+) -> dict[str, object]:
+    """A setup sheet: the map with each piece outlined and numbered, and the pieces by number
+    with where each stands, so a person can lay the table out from paper."""
+    picture = base64.b64encode(
+        png(spec, max_pixels=SHEET_MAP_PIXELS, numbers=True, rules=rules)
+    ).decode("ascii")
     return {
         "spec": spec,
         "report": report,
         "picture": f"data:image/png;base64,{picture}",
-        "pieces": pieces(spec),
+        "pieces": piece_rows(spec, terrain_library(tuple(rules.terrain)), rules),
+        "share_url": share_url,
+        "qr": qr_svg(share_url) if share_url else "",
     }
 
 
@@ -42,12 +61,14 @@ def setup_pdf(
     rules: TableRules,
     request: HttpRequest | None = None,
     reports: Iterable[TableReport | None] | None = None,
+    share_url: str = "",
 ) -> bytes:
-    """One setup sheet (a page or more) per table, in one PDF."""
+    """One setup sheet (a page or more) per table, in one PDF (a single shared table's with
+    the QR code of its share link)."""
     specs = list(specs)
     known = list(reports) if reports is not None else [None] * len(specs)
     sheets = [
-        sheet(spec, report or check_table(spec, rules))
+        sheet(spec, report or check_table(spec, rules), rules, share_url)
         for spec, report in zip(specs, known, strict=True)
     ]
     html = render_to_string(

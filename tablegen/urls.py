@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tablegen import views
+from tablegen import box_views, views
 
 app_name = "tablegen"
 
@@ -9,6 +9,12 @@ urlpatterns = [
     path("tables/new/", views.table_new, name="new"),
     path("tables/save/", views.table_save, name="save"),
     path("tables/empty/", views.table_empty, name="empty"),
+    path("tables/boxes/", box_views.box_list, name="boxes"),
+    path("tables/boxes/new/", box_views.box_new, name="box-new"),
+    path("tables/boxes/import/", box_views.box_import, name="box-import"),
+    path("tables/boxes/<int:pk>/", box_views.box_edit, name="box"),
+    path("tables/boxes/<int:pk>/box.json", box_views.box_json, name="box-json"),
+    path("tables/boxes/<int:pk>/delete/", box_views.box_delete, name="box-delete"),
     path("tables/packs/new/", views.pack_new, name="pack-new"),
     path("tables/packs/<int:pk>/", views.pack_detail, name="pack"),
     path("tables/packs/<int:pk>/pack.pdf", views.pack_pdf, name="pack-pdf"),
@@ -18,6 +24,8 @@ urlpatterns = [
     path("tables/<int:pk>/", views.table_detail, name="table"),
     path("tables/<int:pk>/terrain/", views.table_terrain, name="terrain"),
     path("tables/<int:pk>/rename/", views.table_rename, name="rename"),
+    path("tables/<int:pk>/undo/", views.table_step, {"offset": -1}, name="undo"),
+    path("tables/<int:pk>/redo/", views.table_step, {"offset": 1}, name="redo"),
     path("tables/<int:pk>/sharing/", views.table_sharing, name="sharing"),
     path("tables/<int:pk>/delete/", views.table_delete, name="delete"),
     path("tables/<int:pk>/repair/", views.table_repair, name="repair"),

@@ -1,11 +1,9 @@
+"""The table generator's pages: thin views over the models, the engine and tablegen.maps."""
+
 from __future__ import annotations
 
-import io
-import json
 import secrets
 import time
-import zipfile
-from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -13,7 +11,6 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -28,172 +25,48 @@ from accounts.ownership import (
 from onefinity.downloads import attachment, download
 from onefinity.http import HtmxHttpRequest
 from onefinity.rules import current_ruleset
-from onefinity.rules.hexgrid import Board, Hex, rows_by_columns, standard_board
-from onefinity.rules.lineoffire import line_of_fire
+from onefinity.rules.hexgrid import Board, rows_by_columns, standard_board
+from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import normalize_name
+from tablegen.engine.edits import EditError
 from tablegen.engine.generate import GenerationError, generate_table
-from tablegen.engine.metrics import TableReport, check_table, sightlines
-from tablegen.engine.packs import PackState
-from tablegen.engine.render import Overlay, legend, png, svg
+from tablegen.engine.metrics import TableReport, check_table
+from tablegen.engine.render import png
 from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
-from tablegen.forms import EmptyBoardForm, GenerateForm, PackForm
-from tablegen.models import Pack, Table
-from tablegen.packwork import advance_pack
+from tablegen.forms import EmptyBoardForm, GenerateForm, PackForm, TerrainForm, sent_version
+from tablegen.maps import OPEN, editing, map_context, read_brush, read_symmetry, spot
+from tablegen.models import Pack, Table, TerrainBox
 from tablegen.printing import setup_pdf
 
-MODES = {
-    "terrain": "Terrain",
-    "lof": "Line of fire",
-    "sightlines": "Heat map: hexes seen",
-    "exposure-a": "Heat map: side A's exposure",
-    "exposure-b": "Heat map: side B's exposure",
-}
-KIND_CYCLE = [None, "cover", "elevated", "blocking"]
 TABLES_PER_PAGE = 25
 PACKS_PER_PAGE = 25
 # Tables saved without a summary (a large import) or under another ruleset are checked by
 # the list, for at most about this long per request; the rest show as being checked.
 LIST_CHECK_SECONDS = 0.5
+STALE = (
+    "This table was changed in another tab or window since your page was drawn. "
+    "Your change was not saved: the map below is the latest; make it again."
+)
 
 
-def _rules():  # type: ignore[no-untyped-def]
+def _rules() -> TableRules:
     return current_ruleset().table
 
 
-def _board():  # type: ignore[no-untyped-def]
+def _board() -> Board:
     rules = _rules()
     return standard_board(rules.rows, rules.columns)
 
 
-def _hex_param(value: str | None, table: TableSpec) -> Hex | None:
-    try:
-        q, r = (int(part) for part in (value or "").split(","))
-    except ValueError:
-        return None
-    return (q, r) if (q, r) in table.board else None
-
-
-def _overlay(
-    table: TableSpec, report: TableReport, mode: str, source: Hex | None, target: Hex | None
-) -> tuple[Overlay, Any]:
-    board = table.board
-    explanation = None
-    if mode == "lof" and source is not None:
-        i = board.index[source]
-        standable = report.terrain.standable
-        seen = frozenset(
-            board.hexes[k]
-            for k in range(len(board))
-            if report.clear[i, k] and standable[k] and k != i
-        )
-        blockers: frozenset[Hex] = frozenset()
-        if target is not None:
-            explanation = line_of_fire(board, report.terrain, source, target)
-            blockers = frozenset(explanation.blocked_by) | frozenset(
-                h for pair in explanation.blocked_along for h in pair
-            )
-        return Overlay(source=source, seen=seen, target=target, blockers=blockers), explanation
-    if mode == "sightlines":
-        counts = sightlines(report)
-        top = max(counts) or 1
-        return Overlay(heat=[c / top for c in counts], heat_label="hexes seen"), None
-    if mode in ("exposure-a", "exposure-b"):
-        enemy = "B" if mode == "exposure-a" else "A"
-        depth = _rules().near_edge_depth
-        watchers = [
-            k
-            for k in range(len(board))
-            if report.terrain.standable[k] and board.depth_from_edge(k, enemy) <= depth
-        ]
-        counts = report.clear[:, watchers].sum(axis=1) if watchers else [0] * len(board)
-        top = max(int(c) for c in counts) or 1
-        return Overlay(
-            heat=[int(c) / top for c in counts], heat_label=f"seen from side {enemy}'s edge"
-        ), None
-    return Overlay(), None
-
-
-def _table_context(
-    request: HtmxHttpRequest,
-    table: TableSpec,
-    base: str,
-    editable: bool,
-    edit_url: str = "",
-    report: TableReport | None = None,
-    version: int | None = None,
-) -> dict[str, Any]:
-    """What the map and its facts show. `version`: the saved table's, carried by every
-    edit the page sends so that an edit drawn from an older version is refused."""
-    report = report or check_table(table, _rules())
-    mode = request.GET.get("mode", "terrain")
-    if mode not in MODES:
-        mode = "terrain"
-    source = _hex_param(request.GET.get("from"), table)
-    target = _hex_param(request.GET.get("to"), table)
-    selected = _hex_param(request.GET.get("hex"), table)
-    overlay, explanation = _overlay(table, report, mode, source, target)
-    if selected is not None and mode == "terrain":
-        overlay = Overlay(highlighted=frozenset({selected}))
-    problem_hexes = frozenset(h for p in report.problems for h in p.hexes)
-
-    # `base` may already carry a query (the generate page's parameters).
-    joiner = "&" if "?" in base else "?"
-
-    def at(**query: str) -> str:
-        return f"{base}{joiner}{urlencode(query)}"
-
-    def spot(hex_: Hex) -> str:
-        return f"{hex_[0]},{hex_[1]}"
-
-    def link(hex_: Hex) -> str:
-        if mode == "lof":
-            if source is None or hex_ == source:
-                return at(mode="lof", **{"from": spot(hex_)})
-            return at(mode="lof", to=spot(hex_), **{"from": spot(source)})
-        if mode == "terrain" and editable:
-            return at(mode="terrain", hex=spot(hex_))
-        return at(mode="lof", **{"from": spot(hex_)})
-
-    def attributes(hex_: Hex) -> str:
-        if mode == "terrain" and editable:
-            sent = {"q": hex_[0], "r": hex_[1]} | ({} if version is None else {"version": version})
-            vals = escape(json.dumps(sent))
-            return f' hx-post="{escape(edit_url)}" hx-vals="{vals}" hx-target="#table-view" hx-swap="outerHTML"'
-        return f' hx-get="{escape(link(hex_))}" hx-target="#table-view" hx-swap="outerHTML" hx-push-url="true"'
-
-    picture = svg(table, overlay, link, attributes, title=f"{table.name}: {MODES[mode]}")
-    return {
-        "spec": table,
-        "report": report,
-        "metrics": report.metrics,
-        "picture": picture,
-        "mode": mode,
-        "modes": MODES,
-        "mode_links": {key: at(mode=key) for key in MODES},
-        "base": base,
-        "source": source,
-        "target": target,
-        "selected": selected,
-        "selected_kind": table.kind_at(selected) if selected else None,
-        "explanation": explanation,
-        "editable": editable,
-        "edit_url": edit_url,
-        "version": version,
-        "legend": legend(),
-        "heat_label": overlay.heat_label,
-        "problem_hexes": sorted(problem_hexes),
-        "kinds": [
-            ("", "Open ground"),
-            ("cover", "Cover"),
-            ("elevated", "Elevated"),
-            ("blocking", "Blocking"),
-        ],
-    }
+def _boxes(request: HtmxHttpRequest) -> list[tuple[str, str]]:
+    """The owner's terrain boxes as the generate and pack forms offer them."""
+    return [(box.encoded(), box.name) for box in owned(request, TerrainBox)]
 
 
 def _render_table(
     request: HtmxHttpRequest, template: str, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
+    """The page, or for htmx its #table-view region."""
     name = f"{template}#table-view" if request.htmx else template
     return render(request, name, context, status=status)
 
@@ -209,7 +82,7 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
         params["seed"] = str(secrets.randbelow(2**31))
         params.pop("regenerate", None)
         return redirect(f"{reverse('tablegen:new')}?{params.urlencode()}")
-    form = GenerateForm(request.GET if "seed" in request.GET else None)
+    form = GenerateForm(request.GET if "seed" in request.GET else None, boxes=_boxes(request))
     context: dict[str, Any] = {"form": form, "empty_form": EmptyBoardForm()}
     if form.is_bound and form.is_valid():
         params = form.parameters()
@@ -219,17 +92,19 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
             context["error"] = str(error)
         else:
             # The permalink: the generation parameters alone reproduce the table.
-            query = urlencode(
-                {
-                    "seed": params.seed,
-                    "coverage": params.coverage,
-                    "symmetry": params.symmetry,
-                    "mix": params.mix,
-                }
+            base = (
+                f"{reverse('tablegen:new')}?{urlencode({'seed': params.seed, **params.as_dict()})}"
             )
-            base = f"{reverse('tablegen:new')}?{query}"
-            context |= _table_context(request, table, base=base, editable=False, report=report)
-            context |= {"params": params, "permalink": request.build_absolute_uri(base)}
+            context |= map_context(
+                request.GET, table, _rules(), base, editable=False, report=report
+            )
+            again = {k: v for k, v in params.query().items() if k != "seed"} | {"regenerate": 1}
+            context |= {
+                "params": params,
+                "permalink": request.build_absolute_uri(base),
+                "regenerate": f"{reverse('tablegen:new')}?{urlencode(again)}",
+                "hidden": params.query(),
+            }
     elif form.is_bound:
         return render(request, "tablegen/new.html", context, status=400)
     return _render_table(request, "tablegen/new.html", context)
@@ -237,13 +112,12 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_POST
 def table_save(request: HtmxHttpRequest) -> HttpResponse:
-    form = GenerateForm(request.POST)
+    form = GenerateForm(request.POST, boxes=_boxes(request))
     if not form.is_valid() or form.cleaned_data["seed"] is None:
         messages.error(request, "Those parameters cannot make a table.")
         return redirect("tablegen:new")
-    params = form.parameters()
     try:
-        spec, report = generate_table(_rules(), params, _board())
+        spec, report = generate_table(_rules(), form.parameters(), _board())
     except GenerationError as error:
         messages.error(request, str(error))
         return redirect("tablegen:new")
@@ -317,10 +191,11 @@ def _render_editor(
     stale: bool = False,
 ) -> HttpResponse:
     """The table's page (or, for htmx, its #table-view region) as stored now."""
-    context = _table_context(
-        request,
+    context = map_context(
+        request.GET,
         spec or table.to_spec(),
-        base=table.get_absolute_url(),
+        _rules(),
+        table.get_absolute_url(),
         editable=True,
         edit_url=reverse("tablegen:terrain", args=[table.pk]),
         report=report,
@@ -336,23 +211,10 @@ def _refused(request: HtmxHttpRequest, table: Table, message: str) -> HttpRespon
     return _render_editor(request, table, status=400)
 
 
-def _sent_version(request: HtmxHttpRequest, table: Table) -> int:
-    """The version of the table the editing page showed (the current one when the form
-    sent none, as a script might)."""
-    try:
-        return int(request.POST.get("version", table.version))
-    except ValueError:
-        return -1
-
-
 def _stale(request: HtmxHttpRequest, table: Table) -> HttpResponse:
     """Refuse the second tab's change, say why, and show the latest table."""
     table.refresh_from_db()
-    messages.error(
-        request,
-        "This table was changed in another tab or window since your page was drawn. "
-        "Your change was not saved: the map below is the latest; make it again.",
-    )
+    messages.error(request, STALE)
     return _render_editor(request, table, status=409, stale=True)
 
 
@@ -369,51 +231,70 @@ def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Set (kind given) or cycle (no kind) one hex's terrain."""
     table = get_owned_or_404(request, Table, pk)
-    sent = _sent_version(request, table)
+    sent = sent_version(request.POST, table.version)
     if sent != table.version:
         return _stale(request, table)
-    spec = table.to_spec()
+    spec = table.to_spec()  # DamagedRecord: the page says so, with the repair
+    form = TerrainForm(request.POST, _rules())
+    if not form.is_valid():
+        return _refused(request, table, form.problem())
+    brush = read_brush(request.GET.get("brush"), _rules())
+    symmetry = read_symmetry(request.GET.get("sym"), spec)
     try:
-        hex_ = (int(request.POST.get("q", "")), int(request.POST.get("r", "")))
-    except ValueError:
-        hex_ = None
-    if hex_ is None or hex_ not in spec.board:
+        if form.cycles and brush:
+            # The palette's brush: one click paints the hex (the page keeps the brush).
+            kind = None if brush == OPEN else brush
+            report = table.paint([form.hex], kind, expected=sent, symmetry=symmetry)
+        elif form.cycles:
+            report = table.cycle(form.hex, expected=sent, symmetry=symmetry)
+        else:
+            kind = form.cleaned_data["kind"]
+            report = table.paint([form.hex], kind, expected=sent, symmetry=symmetry)
+    except EditError:
         return _refused(request, table, "That hex is not on the table.")
-    index = spec.board.index[hex_]
-    if "kind" in request.POST:
-        kind = request.POST["kind"] or None
-        if kind not in KIND_CYCLE:
-            return _refused(request, table, "Choose open ground, cover, elevated or blocking.")
-    else:
-        kind = KIND_CYCLE[(KIND_CYCLE.index(spec.terrain.get(index)) + 1) % len(KIND_CYCLE)]
-    if kind is None:
-        spec.terrain.pop(index, None)
-    else:
-        spec.terrain[index] = kind
-    try:
-        report = table.record(spec, expected=sent)
     except TableDocumentError as error:
         table.refresh_from_db()
         return _refused(request, table, f"That change cannot be saved: {error}.")
     except StaleVersion:
         return _stale(request, table)
     if request.htmx:
-        return _render_editor(request, table, spec, report)
-    return redirect(f"{table.get_absolute_url()}?mode=terrain&hex={hex_[0]},{hex_[1]}")
+        return _render_editor(request, table, report=report)
+    query = urlencode({"mode": "terrain", "hex": spot(form.hex), **editing(brush, symmetry)})
+    return redirect(f"{table.get_absolute_url()}?{query}")
+
+
+@require_POST
+def table_step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
+    """Undo (offset -1) or redo (+1) the last change, as a new version of the table."""
+    table = get_owned_or_404(request, Table, pk)
+    sent = sent_version(request.POST, table.version)
+    if sent != table.version:
+        return _stale(request, table)
+    try:
+        moved = table.step(offset, expected=sent)
+    except StaleVersion:
+        return _stale(request, table)
+    except TableDocumentError as error:
+        table.refresh_from_db()
+        return _refused(request, table, f"That revision cannot be restored: {error}.")
+    if not moved:
+        return _refused(request, table, f"Nothing to {'undo' if offset < 0 else 'redo'}.")
+    if request.htmx:
+        return _render_editor(request, table)
+    return redirect(table)
 
 
 @require_POST
 def table_rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = get_owned_or_404(request, Table, pk)
-    sent = _sent_version(request, table)
+    sent = sent_version(request.POST, table.version)
     if sent != table.version:
         return _stale(request, table)
     name = normalize_name(request.POST.get("name", ""))
     if not name:
         return _refused(request, table, "A table name has 1 to 120 characters.")
-    spec = table.to_spec()
     try:
-        table.record(replace(spec, name=name), expected=sent)
+        table.rename(name, expected=sent)
     except TableDocumentError as error:
         table.refresh_from_db()
         return _refused(request, table, f"The name {error.problem}.")
@@ -449,7 +330,7 @@ def table_repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Mend a table saved in a form the reader no longer takes (see tablegen.engine.repair)."""
     table = get_owned_or_404(request, Table, pk)
     try:
-        changes = table.repair(_sent_version(request, table))
+        changes = table.repair(sent_version(request.POST, table.version))
     except StaleVersion:
         return _stale(request, table)
     if changes:
@@ -464,9 +345,7 @@ def table_stored(request: HtmxHttpRequest, pk: int) -> JsonResponse:
     """The document exactly as stored, readable or not: nothing is lost to a repair."""
     table = get_owned_or_404(request, Table, pk)
     response = JsonResponse(
-        table.stored_document(),
-        safe=False,
-        json_dumps_params={"indent": 2, "ensure_ascii": True},
+        table.stored_document(), safe=False, json_dumps_params={"indent": 2, "ensure_ascii": True}
     )
     return attachment(response, table.name, "-stored.json", "table")
 
@@ -485,7 +364,9 @@ def _readable(request: HtmxHttpRequest, pk: int | None, code: str | None) -> Tab
 @require_GET
 def table_shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
     table = get_shared_or_404(Table, code)
-    context = _table_context(request, table.to_spec(), base=table.get_share_url(), editable=False)
+    context = map_context(
+        request.GET, table.to_spec(), _rules(), table.get_share_url(), editable=False
+    )
     return _render_table(request, "tablegen/shared.html", context | {"table": table})
 
 
@@ -521,7 +402,8 @@ def table_pdf(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
     table = _readable(request, pk, code)
-    pdf = setup_pdf([table.to_spec()], table.name, _rules(), request)
+    share = request.build_absolute_uri(table.get_share_url()) if table.sharing else ""
+    pdf = setup_pdf([table.to_spec()], table.name, _rules(), request, share_url=share)
     return download(pdf, "application/pdf", table.name, "-setup.pdf", "table")
 
 
@@ -530,20 +412,14 @@ def table_pdf(
 
 @require_http_methods(["GET", "POST"])
 def pack_new(request: HtmxHttpRequest) -> HttpResponse:
-    form = PackForm(request.POST or None)
+    form = PackForm(request.POST or None, boxes=_boxes(request))
     if request.method == "POST" and form.is_valid():
         seed = form.cleaned_data["seed"]
-        params = {
-            "seed": seed if seed is not None else secrets.randbelow(2**31),
-            "coverage": round(form.cleaned_data["coverage"], 3),
-            "symmetry": form.cleaned_data["symmetry"],
-            "mix": form.cleaned_data["mix"],
-        }
-        pack = Pack.objects.create(
-            name=form.cleaned_data["name"],
-            count=form.cleaned_data["count"],
-            params=params,
-            state=PackState(seed=params["seed"]).as_json(),
+        params = form.parameters(seed if seed is not None else secrets.randbelow(2**31))
+        pack = Pack.start(
+            form.cleaned_data["name"],
+            form.cleaned_data["count"],
+            params,
             **owner_fields(request, Pack),
         )
         return redirect(pack)
@@ -568,18 +444,7 @@ def _not_ready(request: HtmxHttpRequest, pack: Pack) -> HttpResponse:
         messages.error(request, f"This pack stopped before it was finished: {pack.error}")
         return redirect(pack)
     pack.table_specs()  # DamagedRecord: the page says so, with the repair
-    if pack.made < pack.count:
-        messages.info(
-            request,
-            f"The pack is being made: {pack.made} of {pack.count} tables. "
-            "Its downloads are here when it is finished.",
-        )
-    else:
-        messages.info(
-            request,
-            f"The PDF is being made: {pack.printed} of {pack.count} sheets. "
-            "It is here to download when it is finished.",
-        )
+    messages.info(request, pack.progress())
     return redirect(pack)
 
 
@@ -589,7 +454,7 @@ def pack_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     pack = _pack(request, pk)
     template = "tablegen/pack.html#progress" if request.htmx else "tablegen/pack.html"
     try:
-        advance_pack(pack)
+        pack.advance()
     except DamagedRecord as damaged:
         return render(request, template, {"pack": pack, "damaged": damaged.problem}, status=409)
     return render(request, template, {"pack": pack})
@@ -634,12 +499,4 @@ def pack_zip(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     pack = _pack(request, pk)
     if pack.made < pack.count or not isinstance(pack.tables, list):
         return _not_ready(request, pack)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for number, document in enumerate(pack.tables, start=1):
-            seed = document.get("seed") if isinstance(document, dict) else None
-            archive.writestr(
-                f"table-{number:03d}-seed-{seed if isinstance(seed, int) else 'none'}.json",
-                json.dumps(document, indent=2),
-            )
-    return download(buffer.getvalue(), "application/zip", pack.name, ".zip", "pack")
+    return download(pack.zip_of_tables(), "application/zip", pack.name, ".zip", "pack")

@@ -11,7 +11,7 @@ from onefinity.rules import current_ruleset, library, read_force_document
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.generate import Parameters, generate_table
 from tablegen.engine.packs import PackState
-from tablegen.models import Pack, Table
+from tablegen.models import Pack, Table, TerrainBox
 
 # A legal list of the current ruleset: a Medium Infantry unit (a Hacker, a trooper with a
 # Combi Rifle, a trooper) and a TAG with a Spitfire.
@@ -68,3 +68,14 @@ def make_pack(owner: Any = None, count: int = 1, name: str = "Pack", seed: int =
     return Pack.objects.create(
         name=name, count=count, params=params, state=PackState(seed=seed).as_json(), owner=owner
     )
+
+
+def make_box(
+    owner: Any = None, name: str = "Club", pieces: dict[str, int] | None = None
+) -> TerrainBox:
+    """A terrain box: two large buildings, four walls, a hill and crates by default."""
+    box = TerrainBox(owner=owner)
+    box.name = name
+    box.pieces = pieces or {"building-4": 2, "crates": 4, "hill-4": 1, "wall-3": 4}
+    box.save()
+    return box

@@ -150,10 +150,6 @@ class Board:
         depth_a, depth_b = self.depth_from_edge(i, "A"), self.depth_from_edge(i, "B")
         return "A" if depth_a < depth_b else "B" if depth_b < depth_a else None
 
-    @cached_property
-    def key(self) -> tuple[Hex, ...]:
-        return self.hexes
-
     def symmetry(self, kind: str) -> tuple[int, ...] | None:
         """The hex each hex maps to under a point (180 degree) or mirror (A <-> B) symmetry,
         or None when this board does not have that symmetry."""

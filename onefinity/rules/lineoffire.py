@@ -443,9 +443,12 @@ def crossed_hexes(board: Board, a: Hex, b: Hex) -> tuple[Hex, ...]:
 
 
 def board_visibility(board: Board, terrain: Terrain) -> BoolArray:
-    """All-pairs visibility (a[i, j]: hex i sees hex j), by the faster of the two exact
-    methods for the board's size: per-pair geometry for small boards, direction patterns
-    for large ones. Tests keep the two in agreement."""
+    """All-pairs visibility (a[i, j]: hex i sees hex j), by the fastest exact method for
+    the board's size: per-pair geometry for small boards, the word-parallel directions of
+    ``visibility`` for large ones (which also keeps a table up to date after an edit).
+    Tests keep all of them, and the direction patterns here, in agreement."""
     if len(board) <= _PAIR_GEOMETRY_LIMIT:
         return _visibility_by_pairs(_board_geometry(board), terrain)
-    return _visibility_by_patterns(board, terrain)
+    from onefinity.rules.visibility import Visibility  # it builds on this module
+
+    return Visibility.of(board, terrain).clear

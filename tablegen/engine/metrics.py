@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from collections import deque
+import functools
+from collections import OrderedDict, deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from onefinity.rules.hexgrid import Hex, hex_distances
+from onefinity.rules.hexgrid import Board, Hex
 from onefinity.rules.lineoffire import BoolArray, Terrain, board_visibility
 from onefinity.rules.ruleset import TableRules
+from onefinity.rules.visibility import Visibility
 from tablegen.engine.tables import TableSpec
 
 SIDES = ("A", "B")
@@ -53,33 +57,133 @@ class TableReport:
         }
 
 
-def _in_cover(table: TableSpec, i: int) -> bool:
-    """In cover: its own hex is cover, or a neighbouring hex holds terrain."""
-    return table.terrain.get(i) == "cover" or any(
-        m in table.terrain for m in table.board.neighbours[i]
-    )
+@dataclass(frozen=True, eq=False)
+class _BoardFacts:
+    """What the metrics need of a board whatever its terrain, computed once per board."""
+
+    # (n, 6) neighbours, n where a hex has fewer than six.
+    neighbours: npt.NDArray[np.int64]
+    # Rows from each side's table edge, and the half each hex is on ("" on the middle row).
+    depth: dict[str, npt.NDArray[np.int64]]
+    side: npt.NDArray[np.str_]
+    # Hex distance between every two hexes.
+    distance: npt.NDArray[np.int16]
+    edges: dict[str, tuple[int, ...]]
 
 
-def _reachable(table: TableSpec, standable: BoolArray, starts: tuple[int, ...]) -> set[int]:
-    seen = {i for i in starts if standable[i]}
-    queue = deque(seen)
-    while queue:
-        i = queue.popleft()
-        for m in table.board.neighbours[i]:
-            if standable[m] and m not in seen:
-                seen.add(m)
-                queue.append(m)
-    return seen
+@functools.lru_cache(maxsize=8)
+def _board_facts(board: Board) -> _BoardFacts:
+    n = len(board)
+    neighbours = np.full((n, 6), n, dtype=np.int64)
+    for i, around in enumerate(board.neighbours):
+        neighbours[i, : len(around)] = around
+    rows = np.array([r for _, r in board.hexes], dtype=np.int64)
+    depth = {"A": rows - board.first_row, "B": board.last_row - rows}
+    side = np.where(depth["A"] < depth["B"], "A", np.where(depth["B"] < depth["A"], "B", ""))
+    hexes = np.array(board.hexes, dtype=np.int64)
+    dq = hexes[:, None, 0] - hexes[None, :, 0]
+    dr = hexes[:, None, 1] - hexes[None, :, 1]
+    distance = ((np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2).astype(np.int16)
+    return _BoardFacts(neighbours, depth, side, distance, {s: board.edge_row(s) for s in SIDES})
 
 
-def check_table(table: TableSpec, rules: TableRules) -> TableReport:
+def _reached_from_both(facts: _BoardFacts, standable: BoolArray) -> BoolArray:
+    """Standable hexes that can be reached from both table edges (over standable hexes)."""
+    n = len(standable)
+    component = np.full(n, -1, dtype=np.int64)
+    neighbours = facts.neighbours.tolist()
+    stands = standable.tolist()
+    label = 0
+    for start in np.flatnonzero(standable).tolist():
+        if component[start] >= 0:
+            continue
+        component[start] = label
+        queue = deque([start])
+        while queue:
+            i = queue.popleft()
+            for m in neighbours[i]:
+                if m < n and stands[m] and component[m] < 0:
+                    component[m] = label
+                    queue.append(m)
+        label += 1
+    reached = standable.copy()
+    for side in SIDES:
+        labels = {int(component[i]) for i in facts.edges[side] if stands[i]}
+        reached &= np.isin(component, list(labels))
+    return reached
+
+
+# Line-of-fire states kept per process, so that the next edit of a table recomputes only
+# the pairs its changed hexes touch (see onefinity.rules.visibility). Bounded in bytes: the
+# largest board's state is about 4 MB.
+KEPT_STATES_BYTES = 64_000_000
+# A change of more hexes than this is checked whole (an edit is a few hexes; a whole new
+# layout costs about as much either way).
+INCREMENTAL_HEXES = 64
+# Boards up to this size are checked whole, per pair (0.2 ms for the standard board), unless
+# a kept state of the table before the change is at hand.
+SMALL_BOARD = 400
+_kept: OrderedDict[tuple[Board, bytes], Visibility] = OrderedDict()
+
+
+def _key(board: Board, terrain: Terrain) -> tuple[Board, bytes]:
+    return board, terrain.heights.tobytes() + terrain.levels.tobytes()
+
+
+def _keep(key: tuple[Board, bytes], state: Visibility) -> None:
+    _kept[key] = state
+    _kept.move_to_end(key)
+    size = sum(s.top.nbytes + s.clear.nbytes for s in _kept.values())
+    while size > KEPT_STATES_BYTES and len(_kept) > 1:
+        _, dropped = _kept.popitem(last=False)
+        size -= dropped.top.nbytes + dropped.clear.nbytes
+
+
+def forget_kept_states() -> None:
+    """Drop every kept line-of-fire state (the benchmarks' cold start)."""
+    _kept.clear()
+
+
+def _clear_lines(
+    board: Board, terrain: Terrain, rules: TableRules, before: Mapping[int, str] | None
+) -> BoolArray:
+    """Every clear line of fire: from a kept state of this very terrain, or by changing a kept
+    state of the table before the edit (`before`), or computed whole."""
+    key = _key(board, terrain)
+    state = _kept.get(key)
+    if state is None and before is not None:
+        previous = _kept.get(_key(board, Terrain.of(board, before, rules)))
+        moved = (
+            np.count_nonzero(
+                (previous.heights != terrain.heights) | (previous.levels != terrain.levels)
+            )
+            if previous is not None
+            else INCREMENTAL_HEXES + 1
+        )
+        if previous is not None and moved <= INCREMENTAL_HEXES:
+            state = previous.changed(terrain)
+    if state is None:
+        if len(board) <= SMALL_BOARD and before is None:
+            return board_visibility(board, terrain)
+        state = Visibility.of(board, terrain)
+    _keep(key, state)
+    return state.clear
+
+
+def check_table(
+    table: TableSpec, rules: TableRules, before: Mapping[int, str] | None = None
+) -> TableReport:
+    """The table's metrics and problems. `before`: the terrain of the same table before an
+    edit, whose kept line-of-fire state (if this process has it) is brought up to date
+    instead of checking every line again."""
     board = table.board
     terrain = Terrain.of(board, table.terrain, rules)
-    clear = board_visibility(board, terrain)
+    clear = _clear_lines(board, terrain, rules, before)
     standable = terrain.standable
     n = len(board)
+    facts = _board_facts(board)
     stand_idx = np.flatnonzero(standable)
-    sees = clear[np.ix_(standable, standable)]
+    sees = clear[np.ix_(stand_idx, stand_idx)]
 
     coverage = len(table.terrain) / n
     edge_a = [i for i in board.edge_row("A") if standable[i]]
@@ -93,42 +197,43 @@ def check_table(table: TableSpec, rules: TableRules) -> TableReport:
     )
 
     # Longest clear sightline between standable hexes, in hexes.
-    longest = 0
-    pairs = np.argwhere(np.triu(sees, 1))
-    if len(pairs):
-        hexes = np.array(board.hexes, dtype=np.int64)[stand_idx]
-        longest = int(hex_distances(hexes[pairs[:, 0]], hexes[pairs[:, 1]]).max())
+    longest = (
+        int(np.max(facts.distance[np.ix_(stand_idx, stand_idx)], where=sees, initial=0))
+        if len(stand_idx)
+        else 0
+    )
 
-    near = {
-        side: [i for i in stand_idx if board.depth_from_edge(int(i), side) <= rules.near_edge_depth]
-        for side in SIDES
-    }
+    has_terrain = np.zeros(n + 1, dtype=bool)  # the last: "no neighbour there"
+    has_terrain[list(table.terrain)] = True
+    in_cover: BoolArray = np.asarray(has_terrain[facts.neighbours].any(axis=1))
+    in_cover[[i for i, kind in table.terrain.items() if kind == "cover"]] = True
+    high = np.zeros(n, dtype=bool)
+    high[[i for i, kind in table.terrain.items() if rules.terrain[kind].level > 0]] = True
+    depth = rules.near_edge_depth
+    near = {side: stand_idx[facts.depth[side][stand_idx] <= depth] for side in SIDES}
     per_side: dict[str, dict[str, float]] = {}
+    exposed: dict[str, BoolArray] = {}
     for side, enemy in (("A", "B"), ("B", "A")):
         own = near[side]
-        seen = (
-            clear[np.ix_(own, near[enemy])].any(axis=1)
-            if own and near[enemy]
+        seen: BoolArray = (
+            np.asarray(clear[np.ix_(own, near[enemy])].any(axis=1))
+            if len(own) and len(near[enemy])
             else np.zeros(len(own), dtype=bool)
         )
+        exposed[side] = seen
         per_side[side] = {
-            "cover_near_edge": sum(1 for i in own if _in_cover(table, int(i))),
-            "exposure": round(100 * float(seen.mean()), 1) if own else 0.0,
-            "high_ground": sum(
-                1
-                for i, kind in table.terrain.items()
-                if kind == "elevated" and board.side_of(i) == side
-            ),
+            "cover_near_edge": int(np.count_nonzero(in_cover[own])),
+            "exposure": round(100 * float(seen.mean()), 1) if len(own) else 0.0,
+            "high_ground": int(np.count_nonzero(high & (facts.side == side))),
             "near_edge_hexes": len(own),
         }
 
-    seen_counts = sees.sum(axis=1) - 1
+    seen_counts = np.count_nonzero(sees, axis=1) - 1
     best = int(np.argmax(seen_counts)) if len(seen_counts) else 0
     dominance = float(seen_counts[best] / max(1, len(stand_idx) - 1)) if len(seen_counts) else 0.0
 
-    from_a = _reachable(table, standable, board.edge_row("A"))
-    from_b = _reachable(table, standable, board.edge_row("B"))
-    unreachable = tuple(board.hexes[i] for i in stand_idx if i not in from_a or i not in from_b)
+    reached = _reached_from_both(facts, standable)
+    unreachable = tuple(board.hexes[i] for i in stand_idx if not reached[i])
 
     metrics: dict[str, Any] = {
         "hexes": n,

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import time
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from statistics import median
@@ -14,7 +12,8 @@ from typing import Any
 
 from onefinity.rules.hexgrid import Board
 from onefinity.rules.ruleset import TableRules
-from tablegen.engine.generate import PIECES_FILE, GenerationError, Parameters, generate_table
+from tablegen.engine.generate import GenerationError, Parameters, generate_table
+from tablegen.engine.library import terrain_library
 from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.tables import (
     MAX_NAME_LENGTH,
@@ -37,18 +36,9 @@ def pack_table_name(pack_name: str, number: int, seed: int | None) -> str:
     return name + suffix
 
 
-@functools.cache
 def pack_tolerance() -> dict[str, float]:
-    with PIECES_FILE.open("rb") as handle:
-        values = tomllib.load(handle).get("pack_tolerance", {})
-    wanted = {"coverage", "longest_sightline", "dominance", "exposure", "cover_near_edge"}
-    if set(values) != wanted or not all(
-        isinstance(v, int | float) and v >= 0 for v in values.values()
-    ):
-        raise GenerationError(
-            f"{PIECES_FILE.name}: pack_tolerance needs numbers for {', '.join(sorted(wanted))}"
-        )
-    return {k: float(v) for k, v in values.items()}
+    """How close a pack's tables must be, metric by metric (from the terrain library)."""
+    return dict(terrain_library().pack_tolerance)
 
 
 def fairness(report: TableReport) -> dict[str, float]:

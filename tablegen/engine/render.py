@@ -1,11 +1,18 @@
-"""Pictures of a table: SVG for the site and the PDF setup sheet, PNG with Pillow.
+"""Pictures of a table: SVG for the site, the PDF setup sheet and the palette; PNG with Pillow.
 
-Pure: the caller passes a function giving each hex's link, so this module knows nothing
-of URLs. Hexes are pointy-top, drawn at their true shape.
+Pure: the caller passes a function giving each hex's link, so this module knows nothing of
+URLs. Hexes are pointy-top, drawn at their true shape. Each piece is drawn as one outline
+(the union of its hexes, by shapely, on the integer lattice of ``hexgrid`` where hexes that
+touch share their corners exactly), so a table reads as the pieces a person sets down.
+
+The map of a 40 x 40 board is 1,620 hexes: what does not depend on the terrain (each hex's
+polygon and label) is laid out once per board and kept, so a redraw after an edit is mostly
+joining strings.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 from collections.abc import Callable, Sequence
@@ -13,30 +20,45 @@ from dataclasses import dataclass
 from html import escape
 
 from PIL import Image, ImageDraw, ImageFont
+from shapely import Polygon, unary_union
+from shapely.geometry.base import BaseGeometry
 
-from onefinity.rules.hexgrid import Hex
-from tablegen.engine.tables import TableSpec
+from onefinity.rules import current_ruleset
+from onefinity.rules.hexgrid import CORNERS, Board, Hex
+from onefinity.rules.ruleset import TableRules, TerrainKind
+from tablegen.engine.library import CUSTOM, Piece, TerrainLibrary, terrain_library
+from tablegen.engine.tables import Placed, TableSpec
 
 SIZE = 26.0  # circumradius in pixels
-COLOURS = {
-    None: "#ece6d6",
+# Presentation only: the colour of each of the ruleset's terrain kinds, by kind id (a test
+# checks that every kind of every ruleset has one), and of open ground.
+OPEN_COLOUR = "#ece6d6"
+OPEN_LABEL = "Open ground"
+KIND_COLOURS = {
     "cover": "#9cc38a",
     "elevated": "#d8b46a",
     "blocking": "#4b4f5c",
 }
-LABELS = {None: "Open ground", "cover": "Cover", "elevated": "Elevated", "blocking": "Blocking"}
+# Light text reads on these kinds' fill; dark text on every other.
+DARK_KINDS = frozenset({"blocking"})
 SIDE_COLOURS = {"A": "#2f6fb3", "B": "#b3412f"}
+GRID_COLOUR = "#8c8470"
+OUTLINE_COLOUR = "#1d232b"
+PROBLEM_COLOUR = "#c0392b"
 SQRT3 = math.sqrt(3)
+# Lattice units (hexgrid) to pixels: a centre (2q + r, 3r) lies at SIZE * (sqrt3/2, 1/2) times.
+X_UNIT, Y_UNIT = SIZE * SQRT3 / 2, SIZE / 2
 # The most pixels a PNG may have: the image is allocated before anything is drawn, so its
 # size is fixed from the board first. Boards are bounded (40 x 40), so this only lowers
 # the scale of the largest ones (about 1.6 instead of 2 for 40 x 40: 24 MB of pixels).
 MAX_PNG_PIXELS = 8_000_000
 LEGEND_HEIGHT = 30
+TITLE_HEIGHT = 26
 
 
 @dataclass(frozen=True)
 class Overlay:
-    """What to show over the terrain: a heat map, and/or line of fire from a hex."""
+    """What to show over the terrain: a heat map, line of fire from a hex, what is wrong."""
 
     heat: Sequence[float] | None = None  # 0..1 per hex, in board order
     heat_label: str = ""
@@ -45,11 +67,33 @@ class Overlay:
     target: Hex | None = None
     blockers: frozenset[Hex] = frozenset()
     highlighted: frozenset[Hex] = frozenset()
+    # What the verdict finds wrong: the hexes concerned, and the clear edge-to-edge lanes.
+    problems: frozenset[Hex] = frozenset()
+    lanes: tuple[tuple[Hex, Hex], ...] = ()
 
 
-def _centre(hex_: Hex, origin: tuple[float, float]) -> tuple[float, float]:
-    q, r = hex_
-    return origin[0] + SIZE * SQRT3 * (q + r / 2), origin[1] + SIZE * 1.5 * r
+def kinds(rules: TableRules | None = None) -> list[TerrainKind]:
+    """The ruleset's terrain kinds from the lowest to the highest (the order of a legend or a
+    palette: cover, elevated, blocking)."""
+    terrain = (rules or current_ruleset().table).terrain
+    return sorted(terrain.values(), key=lambda kind: (kind.height, kind.level, kind.id))
+
+
+def colour(kind: str | None) -> str:
+    return OPEN_COLOUR if kind is None else KIND_COLOURS[kind]
+
+
+def label(kind: str | None, rules: TableRules | None = None) -> str:
+    """A kind's name as the ruleset gives it ("Open ground" for none)."""
+    return OPEN_LABEL if kind is None else (rules or current_ruleset().table).terrain[kind].name
+
+
+def legend(rules: TableRules | None = None) -> list[tuple[str, str]]:
+    """(name, colour) of open ground and of each terrain kind."""
+    return [(OPEN_LABEL, OPEN_COLOUR)] + [(kind.name, colour(kind.id)) for kind in kinds(rules)]
+
+
+# --- Geometry, laid out once per board --------------------------------------------------------
 
 
 def _corners(x: float, y: float, size: float = SIZE) -> list[tuple[float, float]]:
@@ -62,13 +106,82 @@ def _corners(x: float, y: float, size: float = SIZE) -> list[tuple[float, float]
     ]
 
 
-def _frame(table: TableSpec) -> tuple[tuple[float, float], float, float]:
-    raw = [_centre(h, (0.0, 0.0)) for h in table.board.hexes]
+@dataclass(frozen=True)
+class _Layout:
+    origin: tuple[float, float]
+    width: float
+    height: float
+    centres: tuple[tuple[float, float], ...]
+    # Per hex, the SVG of its polygon's points and of its coordinate label.
+    points: tuple[str, ...]
+    labels: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=16)
+def _layout(board: Board) -> _Layout:
+    raw = [(X_UNIT * (2 * q + r), Y_UNIT * 3 * r) for q, r in board.hexes]
     min_x = min(x for x, _ in raw) - SIZE
     min_y = min(y for _, y in raw) - SIZE
     width = max(x for x, _ in raw) - min_x + SIZE + 4
     height = max(y for _, y in raw) - min_y + SIZE + 4
-    return (-min_x + 2, -min_y + 2 + 18), width, height + 36
+    origin = (-min_x + 2, -min_y + 2 + 18)
+    centres = tuple((origin[0] + x, origin[1] + y) for x, y in raw)
+    points = tuple(
+        " ".join(f"{px:.1f},{py:.1f}" for px, py in _corners(x, y, SIZE - 0.8)) for x, y in centres
+    )
+    labels = tuple(
+        f'<text x="{x:.1f}" y="{y + 3:.1f}" class="coord">{q},{r}</text>'
+        for (x, y), (q, r) in zip(centres, board.hexes, strict=True)
+    )
+    return _Layout(origin, width, height + 36, centres, points, labels)
+
+
+def _frame(table: TableSpec) -> tuple[tuple[float, float], float, float]:
+    layout = _layout(table.board)
+    return layout.origin, layout.width, layout.height
+
+
+def _lattice(hex_: Hex) -> tuple[int, int]:
+    q, r = hex_
+    return 2 * q + r, 3 * r
+
+
+@functools.lru_cache(maxsize=4096)
+def _outline_shape(cells: frozenset[tuple[int, int]]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The rings (outer, then holes) of the union of hexes centred at `cells` (lattice points
+    relative to the piece's first hex): exact, since touching hexes share lattice corners."""
+    union: BaseGeometry = unary_union(
+        [Polygon([(x + dx, y + dy) for dx, dy in CORNERS]) for x, y in cells]
+    )
+    polygons = list(getattr(union, "geoms", [union]))
+    rings = []
+    for polygon in polygons:
+        rings.append(tuple((int(x), int(y)) for x, y in polygon.exterior.coords))
+        rings += [tuple((int(x), int(y)) for x, y in hole.coords) for hole in polygon.interiors]
+    return tuple(rings)
+
+
+def outline(board: Board, placed: Placed) -> list[list[tuple[int, int]]]:
+    """A piece's outline as rings of lattice points (closed: the last is the first)."""
+    points = [_lattice(board.hexes[i]) for i in placed.hexes]
+    x0, y0 = points[0]
+    rings = _outline_shape(frozenset((x - x0, y - y0) for x, y in points))
+    return [[(x + x0, y + y0) for x, y in ring] for ring in rings]
+
+
+def _pixels(origin: tuple[float, float], x: int, y: int) -> tuple[float, float]:
+    return origin[0] + X_UNIT * x, origin[1] + Y_UNIT * y
+
+
+def _path(origin: tuple[float, float], rings: list[list[tuple[int, int]]]) -> str:
+    parts = []
+    for ring in rings:
+        coords = [_pixels(origin, x, y) for x, y in ring[:-1]]
+        parts.append("M" + "L".join(f"{px:.1f},{py:.1f}" for px, py in coords) + "Z")
+    return "".join(parts)
+
+
+# --- SVG ----------------------------------------------------------------------------------------
 
 
 def _heat_colour(value: float) -> str:
@@ -84,140 +197,264 @@ def svg(
     table: TableSpec,
     overlay: Overlay | None = None,
     link: Callable[[Hex], str | None] | None = None,
-    link_attributes: Callable[[Hex], str] | None = None,
     title: str = "",
+    rules: TableRules | None = None,
 ) -> str:
     """The table as an accessible SVG: each hex labelled with its coordinates and terrain,
-    a link when `link` gives one."""
+    a link when `link` gives one; each piece outlined; what is wrong marked in red."""
     overlay = overlay or Overlay()
-    origin, width, height = _frame(table)
+    rules = rules or current_ruleset().table
+    layout = _layout(table.board)
+    origin, width, height = layout.origin, layout.width, layout.height
     board = table.board
+    names = {None: OPEN_LABEL} | {kind.id: kind.name for kind in kinds(rules)}
+    # Hexes no trooper stands on keep their colour under a heat map.
+    walls = {kind.id for kind in kinds(rules) if not kind.enterable}
+    first, last = board.first_row, board.last_row
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" class="table-map" role="img" '
-        f'aria-label="{escape(title or table.name)}">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'class="table-map" role="img" aria-label="{escape(title or table.name)}">',
+        f'<text x="4" y="13" class="edge-label" fill="{SIDE_COLOURS["A"]}">Side A edge</text>',
     ]
-    parts.append(
-        f'<text x="4" y="13" class="edge-label" fill="{SIDE_COLOURS["A"]}">Side A edge</text>'
-    )
+    lof = overlay.source is not None
     for index, hex_ in enumerate(board.hexes):
-        x, y = _centre(hex_, origin)
         kind = table.terrain.get(index)
-        fill = COLOURS[kind]
-        if overlay.heat is not None and kind != "blocking":
+        fill = colour(kind)
+        if overlay.heat is not None and kind not in walls:
             fill = _heat_colour(overlay.heat[index])
-        classes = [f"hex {kind or 'open'}"]
-        if overlay.source is not None:
+        classes = f"hex {kind or 'open'}"
+        if lof:
             if hex_ == overlay.source:
-                classes.append("source")
+                classes += " source"
             elif hex_ in overlay.seen:
-                classes.append("seen")
+                classes += " seen"
             else:
-                classes.append("unseen")
+                classes += " unseen"
         if hex_ in overlay.blockers:
-            classes.append("blocker")
+            classes += " blocker"
         if hex_ == overlay.target:
-            classes.append("target")
+            classes += " target"
         if hex_ in overlay.highlighted:
-            classes.append("highlighted")
-        side = None
-        if hex_[1] == board.first_row:
-            side = "A"
-        elif hex_[1] == board.last_row:
-            side = "B"
-        stroke = SIDE_COLOURS[side] if side else "#8c8470"
-        points = " ".join(f"{px:.1f},{py:.1f}" for px, py in _corners(x, y, SIZE - 0.8))
-        label = f"{hex_[0]},{hex_[1]} {LABELS[kind]}"
-        text_fill = "#fff" if kind == "blocking" and overlay.heat is None else "#333"
-        polygon = (
-            f'<polygon points="{points}" fill="{fill}" stroke="{stroke}" stroke-width="{2.2 if side else 1}"/>'
-            f'<text x="{x:.1f}" y="{y + 3:.1f}" text-anchor="middle" class="coord" fill="{text_fill}">'
-            f"{hex_[0]},{hex_[1]}</text>"
+            classes += " highlighted"
+        if hex_ in overlay.problems:
+            classes += " problem"
+        # The label's colour, inherited from the hex's element (pictures are also printed
+        # without the site's styles).
+        ink = "#fff" if kind in DARK_KINDS and overlay.heat is None else "#333"
+        row = hex_[1]
+        edge = row in (first, last)
+        stroke = SIDE_COLOURS["A" if row == first else "B"] if edge else GRID_COLOUR
+        shape = (
+            f'<polygon points="{layout.points[index]}" fill="{fill}" stroke="{stroke}" '
+            f'stroke-width="{2.2 if edge else 1}"/>{layout.labels[index]}'
         )
+        name = f"{hex_[0]},{hex_[1]} {names[kind]}"
         href = link(hex_) if link else None
         if href:
-            extra = link_attributes(hex_) if link_attributes else ""
             parts.append(
-                f'<a href="{escape(href)}" class="{" ".join(classes)}" aria-label="{escape(label)}"{extra}>'
-                f"<title>{escape(label)}</title>{polygon}</a>"
+                f'<a href="{escape(href)}" class="{classes}" fill="{ink}" '
+                f'aria-label="{escape(name)}">{shape}</a>'
             )
         else:
             parts.append(
-                f'<g class="{" ".join(classes)}"><title>{escape(label)}</title>{polygon}</g>'
+                f'<g class="{classes}" fill="{ink}"><title>{escape(name)}</title>{shape}</g>'
             )
-    if overlay.source is not None and overlay.target is not None:
-        (x1, y1), (x2, y2) = _centre(overlay.source, origin), _centre(overlay.target, origin)
-        colour = "#1a7f37" if overlay.target in overlay.seen else "#c0392b"
-        parts.append(
-            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" stroke-width="3" class="lof"/>'
-        )
     parts.append(
-        f'<text x="4" y="{height - 6:.0f}" class="edge-label" fill="{SIDE_COLOURS["B"]}">Side B edge</text>'
+        f'<g class="pieces" fill="none" stroke="{OUTLINE_COLOUR}" stroke-width="2.5" '
+        'stroke-linejoin="round" aria-hidden="true">'
     )
-    parts.append("</svg>")
+    for placed in table.placed():
+        dash = ' stroke-dasharray="5 3"' if placed.piece == CUSTOM else ""
+        parts.append(f'<path d="{_path(origin, outline(board, placed))}" class="piece"{dash}/>')
+    parts.append("</g>")
+    marks = []
+    for a, b in overlay.lanes:
+        (x1, y1), (x2, y2) = layout.centres[board.index[a]], layout.centres[board.index[b]]
+        marks.append(
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+            f'stroke="{PROBLEM_COLOUR}" stroke-width="2.5" stroke-dasharray="6 4" class="lane"/>'
+        )
+    if overlay.source is not None and overlay.target is not None:
+        i, j = board.index[overlay.source], board.index[overlay.target]
+        (x1, y1), (x2, y2) = layout.centres[i], layout.centres[j]
+        line_colour = "#1a7f37" if overlay.target in overlay.seen else PROBLEM_COLOUR
+        marks.append(
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{line_colour}" '
+            'stroke-width="3" class="lof"/>'
+        )
+    if marks:
+        parts.append('<g class="marks" aria-hidden="true">' + "".join(marks) + "</g>")
+    parts.append(
+        f'<text x="4" y="{height - 6:.0f}" class="edge-label" fill="{SIDE_COLOURS["B"]}">'
+        "Side B edge</text></svg>"
+    )
     return "".join(parts)
 
 
-def legend() -> list[tuple[str, str]]:
-    return [(LABELS[kind], colour) for kind, colour in COLOURS.items()]
+def piece_svg(piece: Piece, turn: int = 0, size: float = 11.0) -> str:
+    """A small picture of a library piece turned `turn` steps: for the palette and the box
+    form (decorative: the piece's name is written beside it)."""
+    cells = piece.cells(turn)
+    centres = [(2 * dq + dr, 3 * dr) for dq, dr, _ in cells]
+    scale_x, scale_y = size * SQRT3 / 2, size / 2
+    xs = [x * scale_x for x, _ in centres]
+    ys = [y * scale_y for _, y in centres]
+    left, top = min(xs) - size - 1, min(ys) - size - 1
+    width, height = max(xs) - left + size + 1, max(ys) - top + size + 1
+    shapes = []
+    for (x, y), (_, _, kind) in zip(zip(xs, ys, strict=True), cells, strict=True):
+        points = " ".join(
+            f"{px - left:.1f},{py - top:.1f}" for px, py in _corners(x, y, size - 0.5)
+        )
+        shapes.append(f'<polygon points="{points}" fill="{colour(kind)}" stroke="{GRID_COLOUR}"/>')
+    x0, y0 = centres[0]
+    rings = _outline_shape(frozenset((x - x0, y - y0) for x, y in centres))
+    path = "".join(
+        "M"
+        + "L".join(
+            f"{(x + x0) * scale_x - left:.1f},{(y + y0) * scale_y - top:.1f}" for x, y in ring[:-1]
+        )
+        + "Z"
+        for ring in rings
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'class="piece-picture" aria-hidden="true">{"".join(shapes)}'
+        f'<path d="{path}" fill="none" stroke="{OUTLINE_COLOUR}" stroke-width="1.5"/></svg>'
+    )
+
+
+# --- The pieces, for a person to lay the table out ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class PieceRow:
+    number: int
+    name: str
+    hexes: tuple[Hex, ...]
+    # Where its anchor stands and how far it is turned (library pieces); None if hand-made.
+    anchor: Hex | None
+    degrees: int | None
+    custom: bool
+
+
+def piece_rows(table: TableSpec, library: TerrainLibrary, rules: TableRules) -> list[PieceRow]:
+    """Every piece of the table, numbered from side A's edge down (the order a person lays
+    them out in), with its name, its hexes, and for a library piece its anchor and turn."""
+    board = table.board
+    placed = sorted(
+        table.placed(), key=lambda p: (board.hexes[p.hexes[0]][1], board.hexes[p.hexes[0]][0])
+    )
+    rows = []
+    for number, piece in enumerate(placed, start=1):
+        hexes = tuple(sorted((board.hexes[i] for i in piece.hexes), key=lambda h: (h[1], h[0])))
+        entry = library.pieces.get(piece.piece)
+        anchor = degrees = None
+        if entry is not None:
+            found = entry.match({board.hexes[i]: table.terrain[i] for i in piece.hexes})
+            if found is not None:
+                degrees, anchor = 60 * found[0], found[1]
+            name = entry.name
+        else:
+            kind = table.terrain[piece.hexes[0]]
+            name = f"Hand-placed {rules.terrain[kind].name.lower()}, {len(hexes)} hex{'es' if len(hexes) != 1 else ''}"
+        rows.append(PieceRow(number, name, hexes, anchor, degrees, entry is None))
+    return rows
+
+
+def pieces(table: TableSpec) -> list[tuple[str, list[Hex]]]:
+    """Terrain as pieces to set up (name, hexes), numbered as ``piece_rows``."""
+    rules = current_ruleset().table
+    return [
+        (row.name, list(row.hexes))
+        for row in piece_rows(table, terrain_library(tuple(rules.terrain)), rules)
+    ]
+
+
+# --- PNG ------------------------------------------------------------------------------------------
 
 
 def png_scale(table: TableSpec, scale: float = 2.0, max_pixels: int = MAX_PNG_PIXELS) -> float:
     """The scale a PNG of this table is drawn at: `scale`, lowered to stay within
     `max_pixels`."""
     _, width, height = _frame(table)
-    return min(scale, math.sqrt(max_pixels / (width * (height + LEGEND_HEIGHT))))
+    return min(scale, math.sqrt(max_pixels / (width * (height + LEGEND_HEIGHT + TITLE_HEIGHT))))
 
 
-def png(table: TableSpec, scale: float = 2.0, max_pixels: int = MAX_PNG_PIXELS) -> bytes:
-    """A PNG picture of the table with coordinates and a legend, at most `max_pixels`."""
-    origin, width, height = _frame(table)
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    try:
+        return ImageFont.truetype("DejaVuSans.ttf", size)
+    except OSError:
+        return ImageFont.load_default()
+
+
+def png(
+    table: TableSpec,
+    scale: float = 2.0,
+    max_pixels: int = MAX_PNG_PIXELS,
+    numbers: bool = False,
+    rules: TableRules | None = None,
+) -> bytes:
+    """A PNG picture of the table with its name, coordinates, each piece outlined (numbered
+    as on the setup sheet when `numbers`) and a legend, at most `max_pixels`."""
+    rules = rules or current_ruleset().table
+    layout = _layout(table.board)
+    width, height = layout.width, layout.height
     scale = png_scale(table, scale, max_pixels)
-    size = (int(width * scale), int((height + LEGEND_HEIGHT) * scale))
+    size = (int(width * scale), int((height + LEGEND_HEIGHT + TITLE_HEIGHT) * scale))
     if size[0] * size[1] > max_pixels:  # pragma: no cover - png_scale keeps within it
         raise ValueError(f"a {size[0]} x {size[1]} picture is over {max_pixels} pixels")
     image = Image.new("RGB", size, "white")
     draw = ImageDraw.Draw(image)
-    font: ImageFont.FreeTypeFont | ImageFont.ImageFont
-    try:
-        font = ImageFont.truetype("DejaVuSans.ttf", int(9 * scale))
-    except OSError:
-        font = ImageFont.load_default()
-    for index, hex_ in enumerate(table.board.hexes):
-        x, y = _centre(hex_, origin)
+    font = _font(int(9 * scale))
+    shift = TITLE_HEIGHT  # the name goes above the map
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return x * scale, (y + shift) * scale
+
+    draw.text((6 * scale, 4 * scale), table.name, fill="#111", font=_font(int(15 * scale)))
+    board = table.board
+    for index, hex_ in enumerate(board.hexes):
+        x, y = layout.centres[index]
         kind = table.terrain.get(index)
-        side = (
-            "A"
-            if hex_[1] == table.board.first_row
-            else "B"
-            if hex_[1] == table.board.last_row
-            else None
-        )
-        points = [(px * scale, py * scale) for px, py in _corners(x, y, SIZE - 0.8)]
+        row = hex_[1]
+        side = "A" if row == board.first_row else "B" if row == board.last_row else None
         draw.polygon(
-            points,
-            fill=COLOURS[kind],
-            outline=SIDE_COLOURS[side] if side else "#8c8470",
+            [at(px, py) for px, py in _corners(x, y, SIZE - 0.8)],
+            fill=colour(kind),
+            outline=SIDE_COLOURS[side] if side else GRID_COLOUR,
             width=max(1, int(2 * scale)) if side else 1,
         )
         draw.text(
-            (x * scale, y * scale),
+            at(x, y),
             f"{hex_[0]},{hex_[1]}",
-            fill="white" if kind == "blocking" else "#333",
+            fill="white" if kind in DARK_KINDS else "#333",
             font=font,
             anchor="mm",
         )
-    draw.text((4 * scale, 4 * scale), "Side A edge", fill=SIDE_COLOURS["A"], font=font)
-    draw.text((4 * scale, (height - 14) * scale), "Side B edge", fill=SIDE_COLOURS["B"], font=font)
+    line = max(2, int(2.5 * scale))
+    for placed in table.placed():
+        for ring in outline(board, placed):
+            points = [at(*_pixels(layout.origin, x, y)) for x, y in ring]
+            draw.line(points, fill=OUTLINE_COLOUR, width=line, joint="curve")
+    if numbers:
+        badge = _font(int(11 * scale))
+        for listed in piece_rows(table, _library(rules), rules):
+            centre = [layout.centres[board.index[h]] for h in listed.hexes]
+            cx = sum(x for x, _ in centre) / len(centre)
+            cy = sum(y for _, y in centre) / len(centre)
+            r = 8 * scale
+            px, py = at(cx, cy)
+            draw.ellipse([px - r, py - r, px + r, py + r], fill="white", outline=OUTLINE_COLOUR)
+            draw.text((px, py), str(listed.number), fill="#111", font=badge, anchor="mm")
+    draw.text(at(4, -8), "Side A edge", fill=SIDE_COLOURS["A"], font=font)
+    draw.text(at(4, height - 14), "Side B edge", fill=SIDE_COLOURS["B"], font=font)
     x = 6.0
     top = height + 6
-    for label, colour in legend():
-        draw.rectangle(
-            [x * scale, top * scale, (x + 14) * scale, (top + 14) * scale],
-            fill=colour,
-            outline="#555",
-        )
-        draw.text(((x + 18) * scale, (top + 7) * scale), label, fill="#222", font=font, anchor="lm")
-        x += 18 + len(label) * 6.5 + 14
+    for name, fill in legend(rules):
+        draw.rectangle([*at(x, top), *at(x + 14, top + 14)], fill=fill, outline="#555")
+        draw.text(at(x + 18, top + 7), name, fill="#222", font=font, anchor="lm")
+        x += 18 + len(name) * 6.5 + 14
     buffer = io.BytesIO()
     # Not optimize=True: it searches for the smallest encoding, 2.5 times the time of
     # drawing the largest board, for about 10 % fewer bytes.
@@ -225,22 +462,5 @@ def png(table: TableSpec, scale: float = 2.0, max_pixels: int = MAX_PNG_PIXELS) 
     return buffer.getvalue()
 
 
-def pieces(table: TableSpec) -> list[tuple[str, list[Hex]]]:
-    """Terrain as pieces to set up: connected hexes of one kind, largest first."""
-    seen: set[int] = set()
-    found = []
-    for start, kind in sorted(table.terrain.items()):
-        if start in seen:
-            continue
-        group, stack = [], [start]
-        seen.add(start)
-        while stack:
-            i = stack.pop()
-            group.append(i)
-            for m in table.board.neighbours[i]:
-                if m not in seen and table.terrain.get(m) == kind:
-                    seen.add(m)
-                    stack.append(m)
-        found.append((kind, sorted(table.board.hexes[i] for i in group)))
-    found.sort(key=lambda piece: (-len(piece[1]), piece[0], piece[1]))
-    return [(LABELS[kind], hexes) for kind, hexes in found]
+def _library(rules: TableRules) -> TerrainLibrary:
+    return terrain_library(tuple(rules.terrain))

@@ -28,9 +28,12 @@ from onefinity.rules.text import normalize_name
 from tablegen.engine.tables import (
     DOCUMENT_KEYS,
     MAX_NAME_LENGTH,
+    Placed,
     TableDocumentError,
     TableSpec,
     _params,
+    _pieces,
+    placed_pieces,
     read_board,
     read_hex,
     read_seed,
@@ -203,6 +206,57 @@ def repair_table_document(raw: object, rules: TableRules) -> tuple[TableSpec, tu
     name = repair_name(raw.get("name"), changes)
     board = _board(raw.get("board", {"standard": True}), rules, changes)
     terrain = _terrain(raw.get("terrain", []), board, rules, changes)
+    pieces = _kept_pieces(raw.get("pieces"), board, terrain, rules, changes)
     seed = _seed(raw.get("seed"), changes)
     params = _kept_params(raw.get("params"), changes)
-    return TableSpec(board, terrain, name, seed, params), tuple(changes)
+    return TableSpec(board, terrain, name, seed, params, pieces), tuple(changes)
+
+
+def _kept_pieces(
+    value: object, board: Board, terrain: dict[int, str], rules: TableRules, changes: list[str]
+) -> tuple[Placed, ...]:
+    """The pieces that still read, each on its own; terrain left in none is made custom."""
+    if value is None:
+        return placed_pieces(board, terrain, ())
+    try:
+        return _pieces(value, board, terrain, rules)
+    except TableDocumentError:
+        pass
+    kept: list[Placed] = []
+    dropped = 0
+    entries = value if isinstance(value, list) else []
+    for entry in entries[: len(terrain)]:
+        try:
+            (piece,) = _pieces([entry], board, _only(entry, board, terrain), rules)
+        except (TableDocumentError, ValueError):
+            dropped += 1
+            continue
+        if any(i in {h for p in kept for h in p.hexes} for i in piece.hexes):
+            dropped += 1
+            continue
+        kept.append(piece)
+    dropped += max(0, len(entries) - len(terrain))
+    if not isinstance(value, list):
+        changes.append("pieces: not a list; the terrain is kept as custom pieces")
+    elif dropped:
+        changes.append(
+            f"pieces: {_plural(dropped, 'piece', 'pieces')} that did not stand on the terrain "
+            "dropped; their terrain is kept as custom pieces"
+        )
+    return placed_pieces(board, terrain, tuple(kept))
+
+
+def _only(entry: object, board: Board, terrain: dict[int, str]) -> dict[int, str]:
+    """The terrain of the hexes one piece entry names (so it can be read on its own)."""
+    hexes = entry.get("hexes") if isinstance(entry, dict) else None
+    if not isinstance(hexes, list):
+        return {}
+    found = {}
+    for item in hexes[: len(board)]:
+        try:
+            index = board.index.get(read_hex(item, "pieces"))
+        except TableDocumentError:
+            continue
+        if index is not None and index in terrain:
+            found[index] = terrain[index]
+    return found

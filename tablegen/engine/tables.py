@@ -16,6 +16,7 @@ from onefinity.rules.hexgrid import (
 )
 from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import DocumentError, text_problem
+from tablegen.engine.library import CUSTOM, terrain_library
 
 TABLE_FORMAT = "onefinity-table"
 TABLE_VERSION = 1
@@ -25,13 +26,26 @@ DEFAULT_NAME = "Table"
 MAX_SEED = 2**63 - 1
 # What the generator records of its parameters; nothing else is kept in a document.
 PARAM_TEXT_KEYS = ("symmetry", "mix")
-PARAM_KEYS = ("coverage", *PARAM_TEXT_KEYS)
+PARAM_KEYS = ("coverage", *PARAM_TEXT_KEYS, "box")
 MAX_PARAM_TEXT = 40
-DOCUMENT_KEYS = ("format", "version", "name", "board", "terrain", "seed", "params")
+# A terrain box in a table's params (what it was generated from): piece ids and counts.
+MAX_BOX_KINDS = 100
+MAX_BOX_COUNT = 99
+DOCUMENT_KEYS = ("format", "version", "name", "board", "terrain", "pieces", "seed", "params")
+PIECE_KEYS = ("piece", "hexes")
 
 
 class TableDocumentError(DocumentError):
     """A document that is not a readable table document."""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One piece on the table: a library piece's id (or "custom", made by hand) and the
+    board indices of its hexes, in board order."""
+
+    piece: str
+    hexes: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -42,9 +56,51 @@ class TableSpec:
     name: str = "Table"
     seed: int | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    # The pieces the terrain is made of. Terrain no piece names (an old document, a hand
+    # edit) is made into "custom" pieces: see `placed_pieces`.
+    pieces: tuple[Placed, ...] = ()
 
     def kind_at(self, hex_: Hex) -> str | None:
         return self.terrain.get(self.board.index[hex_])
+
+    def placed(self) -> tuple[Placed, ...]:
+        return placed_pieces(self.board, self.terrain, self.pieces)
+
+
+def custom_pieces(board: Board, terrain: dict[int, str], hexes: set[int]) -> list[Placed]:
+    """Hexes made by hand as pieces: each group of touching hexes of one kind."""
+    found = []
+    left = set(hexes)
+    for start in sorted(hexes):
+        if start not in left:
+            continue
+        left.discard(start)
+        group, stack = [start], [start]
+        while stack:
+            for m in board.neighbours[stack.pop()]:
+                if m in left and terrain.get(m) == terrain[start]:
+                    left.discard(m)
+                    group.append(m)
+                    stack.append(m)
+        found.append(Placed(CUSTOM, tuple(sorted(group))))
+    return found
+
+
+def placed_pieces(
+    board: Board, terrain: dict[int, str], pieces: tuple[Placed, ...]
+) -> tuple[Placed, ...]:
+    """Every terrain hex in exactly one piece: the given pieces that stand on terrain (each
+    hex once), and the rest of the terrain as custom pieces."""
+    kept: list[Placed] = []
+    taken: set[int] = set()
+    for placed in pieces:
+        if placed.hexes and all(i in terrain and i not in taken for i in placed.hexes):
+            kept.append(placed)
+            taken.update(placed.hexes)
+    rest = set(terrain) - taken
+    if rest:
+        kept += custom_pieces(board, terrain, rest)
+    return tuple(kept)
 
 
 def read_hex(value: object, path: str) -> Hex:
@@ -144,7 +200,28 @@ def _params(value: object) -> dict[str, Any]:
             if problem:
                 raise TableDocumentError(f"params.{key}", problem)
             params[key] = text
+    if "box" in value:
+        params["box"] = read_box_counts(value["box"], "params.box")
     return params
+
+
+def read_box_counts(value: object, path: str) -> dict[str, int]:
+    """A terrain box's counts: piece ids (the library's, checked where it is used) and whole
+    numbers from 0 to 99, at most 100 of them."""
+    if not isinstance(value, dict) or len(value) > MAX_BOX_KINDS:
+        raise TableDocumentError(
+            path, f"expected an object of at most {MAX_BOX_KINDS} piece ids and counts"
+        )
+    counts = {}
+    for key, count in value.items():
+        if not isinstance(key, str) or not key or len(key) > MAX_PARAM_TEXT or text_problem(key):
+            raise TableDocumentError(path, f"{str(key)[:40]!r} is not a piece id")
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_BOX_COUNT:
+            raise TableDocumentError(
+                f"{path}.{key}", f"expected a whole number from 0 to {MAX_BOX_COUNT}"
+            )
+        counts[key] = count
+    return counts
 
 
 def read_table_document(document: object, rules: TableRules) -> TableSpec:
@@ -186,9 +263,76 @@ def read_table_document(document: object, rules: TableRules) -> TableSpec:
         if index in terrain:
             raise TableDocumentError(f"{path}.hex", f"{list(hex_)} has terrain twice")
         terrain[index] = kind
+    pieces = (
+        _pieces(document["pieces"], board, terrain, rules)
+        if "pieces" in document
+        else placed_pieces(board, terrain, ())
+    )
     seed = read_seed(document.get("seed"))
     params = _params(document.get("params", {}))
-    return TableSpec(board, terrain, name, seed, params)
+    return TableSpec(board, terrain, name, seed, params, pieces)
+
+
+def _pieces(
+    value: object, board: Board, terrain: dict[int, str], rules: TableRules
+) -> tuple[Placed, ...]:
+    """The document's pieces: every terrain hex in exactly one, each library piece standing
+    on its footprint (turned, never flipped) with the terrain kinds of its hexes."""
+    if not isinstance(value, list):
+        raise TableDocumentError(
+            "pieces", 'expected a list of {"piece": id, "hexes": [[q, r], ...]}'
+        )
+    if len(value) > max(1, len(terrain)):
+        raise TableDocumentError(
+            "pieces", f"has {len(value)} pieces for {len(terrain)} terrain hexes"
+        )
+    library = terrain_library(tuple(rules.terrain))
+    owner: dict[int, int] = {}
+    pieces = []
+    for number, entry in enumerate(value):
+        path = f"pieces[{number}]"
+        if not isinstance(entry, dict) or set(entry) != set(PIECE_KEYS):
+            raise TableDocumentError(path, 'expected {"piece": id, "hexes": [[q, r], ...]}')
+        piece_id = entry["piece"]
+        if not isinstance(piece_id, str) or (piece_id != CUSTOM and piece_id not in library.pieces):
+            shown = str(piece_id)[:40]
+            raise TableDocumentError(
+                f"{path}.piece", f"{shown!r} is neither a piece of the library nor {CUSTOM!r}"
+            )
+        listed = entry["hexes"]
+        if not isinstance(listed, list) or not 0 < len(listed) <= len(board):
+            raise TableDocumentError(f"{path}.hexes", "expected a list of [q, r]")
+        indices = []
+        for k, item in enumerate(listed):
+            hex_ = read_hex(item, f"{path}.hexes[{k}]")
+            index = board.index.get(hex_)
+            if index is None or index not in terrain:
+                raise TableDocumentError(
+                    f"{path}.hexes[{k}]", f"{list(hex_)} is not a terrain hex of the table"
+                )
+            if index in owner:
+                raise TableDocumentError(
+                    f"{path}.hexes[{k}]",
+                    f"{list(hex_)} is already in pieces[{owner[index]}]; a hex is in one piece",
+                )
+            owner[index] = number
+            indices.append(index)
+        if piece_id != CUSTOM:
+            piece = library.pieces[piece_id]
+            standing = {board.hexes[i]: terrain[i] for i in indices}
+            if piece.match(standing) is None:
+                raise TableDocumentError(
+                    path,
+                    f"these {len(indices)} hexes are not the footprint of {piece.name!r} "
+                    f"({len(piece.hexes)} hexes, turned in steps of 60 degrees, with its kinds)",
+                )
+        pieces.append(Placed(piece_id, tuple(sorted(indices))))
+    loose = sorted(set(terrain) - set(owner))
+    if loose:
+        raise TableDocumentError(
+            "pieces", f"the terrain hex {list(board.hexes[loose[0]])} is in no piece"
+        )
+    return tuple(pieces)
 
 
 def table_document(table: TableSpec) -> dict[str, Any]:
@@ -205,6 +349,10 @@ def table_document(table: TableSpec) -> dict[str, Any]:
     document["terrain"] = [
         {"hex": list(table.board.hexes[i]), "kind": kind}
         for i, kind in sorted(table.terrain.items())
+    ]
+    document["pieces"] = [
+        {"piece": placed.piece, "hexes": [list(table.board.hexes[i]) for i in placed.hexes]}
+        for placed in table.placed()
     ]
     if table.seed is not None:
         document["seed"] = table.seed

@@ -8,8 +8,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from forcebuilder.models import Force
-from tablegen.models import Pack, Table
-from tests.factories import make_force, make_pack, make_table
+from tablegen.models import Pack, Table, TerrainBox
+from tests.factories import make_box, make_force, make_pack, make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -42,6 +42,7 @@ def world(owner, owner_client, stranger_client):
         "force": make_force(owner),
         "table": make_table(owner),
         "pack": make_pack(owner, name="P"),
+        "box": make_box(owner),
     }
 
 
@@ -58,6 +59,8 @@ def url_for(namespace: str, pattern: URLPattern, world: dict) -> tuple[str, str]
         owned = (
             world["pack"]
             if route.startswith("tables/packs/")
+            else world["box"]
+            if route.startswith("tables/boxes/")
             else world["table"]
             if namespace == "tablegen"
             else world["force"]
@@ -82,7 +85,12 @@ def test_the_walk_covers_the_whole_site():
         url_for(
             ns,
             p,
-            {"force": Force(share_code="x"), "table": Table(share_code="y"), "pack": Pack(pk=1)},
+            {
+                "force": Force(share_code="x"),
+                "table": Table(share_code="y"),
+                "pack": Pack(pk=1),
+                "box": TerrainBox(pk=1),
+            },
         )[1]
         for ns, p in ROUTES
     }

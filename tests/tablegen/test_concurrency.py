@@ -25,7 +25,7 @@ from tablegen.models import Table
 THREADS = 4
 EDITS = 40
 KINDS = ["", "cover", "elevated", "blocking"]
-VERSION = re.compile(r"&quot;version&quot;: (\d+)")
+VERSION = re.compile(r'data-version="(\d+)"')
 
 
 def current_version(pk: int) -> int:

@@ -11,13 +11,8 @@ from hypothesis import strategies as st
 
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, rows_by_columns, standard_board
-from tablegen.engine.generate import (
-    SYMMETRIES,
-    GenerationError,
-    Parameters,
-    generate_table,
-    terrain_library,
-)
+from tablegen.engine.generate import SYMMETRIES, GenerationError, Parameters, generate_table
+from tablegen.engine.library import terrain_library
 from tablegen.engine.metrics import check_table, sightlines
 from tablegen.engine.tables import (
     TableDocumentError,
@@ -216,20 +211,6 @@ def test_generated_tables_are_valid_over_many_seeds(symmetry):
         assert report.metrics["edge_lanes"] == 0
 
 
-# Seeds whose first 60 candidates all failed (found by scanning seeds 0..400 for every
-# symmetry and mix: only tables without symmetry, about 1 seed in 55, ran out).
-@pytest.mark.parametrize(
-    ("seed", "mix"),
-    [(108, "balanced"), (139, "balanced"), (174, "balanced"), (59, "urban"), (4, "industrial")],
-)
-def test_a_seed_without_symmetry_gives_a_valid_table_even_after_60_failed_candidates(seed, mix):
-    params = Parameters(seed=seed, symmetry="none", mix=mix)
-    table, report = generate_table(RULES, params, STANDARD)
-    assert report.valid, report.problems
-    again, _ = generate_table(RULES, params, STANDARD)
-    assert again.terrain == table.terrain
-
-
 @settings(max_examples=30, deadline=None)
 @given(
     seed=st.integers(0, 2**63 - 1),
@@ -243,31 +224,32 @@ def test_every_seed_gives_a_valid_table_and_always_the_same_one(seed, symmetry, 
     table, report = generate_table(RULES, params, STANDARD)
     assert report.valid, report.problems
     again, _ = generate_table(RULES, params, STANDARD)
-    assert again.terrain == table.terrain
+    assert again.terrain == table.terrain and again.pieces == table.pieces
 
 
 @pytest.mark.parametrize(
     ("params", "digest"),
     [
-        (Parameters(seed=1), "35a3d83aeb24245b"),
-        (Parameters(seed=107, symmetry="none"), "07fae59b9d5accb9"),
+        (Parameters(seed=1), "6a028055901f1a35"),
+        (Parameters(seed=107, symmetry="none"), "7c5c52d1c4a3a456"),
         (
             Parameters(seed=11, coverage=0.5, symmetry="mirror", mix="industrial"),
-            "f79aac1b5400b505",
+            "9ed5ab075b437768",
         ),
     ],
 )
 def test_a_seed_that_already_gave_a_table_still_gives_the_same_one(params, digest):
-    # Saved tables and permalinks are reproduced from their seed: searching further for
-    # seeds that used to fail must not change the tables other seeds give.
+    # Permalinks are reproduced from their seed: tuning the search for seeds that fail must
+    # not change the tables other seeds give. (The piece generator of 2026-11 gave every
+    # seed a new table; saved tables keep their own terrain.)
     table, _ = generate_table(RULES, params, STANDARD)
     layout = sorted((STANDARD.hexes[i], kind) for i, kind in table.terrain.items())
     assert hashlib.sha256(json.dumps(layout).encode()).hexdigest()[:16] == digest
 
 
 def test_the_search_still_gives_up_with_a_clear_message_after_its_bound(monkeypatch):
-    monkeypatch.setattr("tablegen.engine.generate.MAX_CANDIDATES", 3)
-    with pytest.raises(GenerationError, match="no valid table found for seed 108 after 3"):
+    monkeypatch.setattr("tablegen.engine.generate._acceptable", lambda *args: False)
+    with pytest.raises(GenerationError, match="no valid table found for seed 108 after 1000"):
         generate_table(RULES, Parameters(seed=108, symmetry="none"), STANDARD)
 
 
@@ -278,18 +260,32 @@ def test_symmetric_tables_are_symmetric(symmetry):
     assert all(table.terrain.get(mapping[i]) == kind for i, kind in table.terrain.items())
 
 
-def test_generation_places_pieces_from_the_library():
+def test_generation_places_real_pieces_from_the_library():
     library = terrain_library()
-    assert {"building", "container", "wall", "platform", "crates"} <= set(library.pieces)
+    assert {"building-4", "wall-3", "hill-4", "crates", "rocky-hill"} <= set(library.pieces)
     assert {"balanced", "urban", "industrial"} <= set(library.mixes)
     table, _ = generate_table(RULES, Parameters(seed=2, mix="urban"), STANDARD)
     assert {"blocking", "cover"} <= set(table.terrain.values())
+    placed = table.placed()
+    assert sorted(i for p in placed for i in p.hexes) == sorted(table.terrain)
+    for piece in placed:
+        assert piece.piece in library.pieces  # no hand-made hex in a generated table
+        standing = {STANDARD.hexes[i]: table.terrain[i] for i in piece.hexes}
+        assert library.pieces[piece.piece].match(standing) is not None
+
+
+def test_mirror_symmetry_uses_only_pieces_whose_mirror_image_is_one_of_their_turns():
+    library = terrain_library()
+    for seed in range(10):
+        table, _ = generate_table(RULES, Parameters(seed=seed, symmetry="mirror"), STANDARD)
+        assert all(library.pieces[p.piece].mirror_turn is not None for p in table.placed())
 
 
 @pytest.mark.parametrize(
     ("params", "words"),
     [
-        (Parameters(seed=1, coverage=0.3), "coverage must be between"),
+        (Parameters(seed=1, coverage=0.29), "coverage must be between 0.30 and 0.60"),
+        (Parameters(seed=1, coverage=0.61), "coverage must be between 0.30 and 0.60"),
         (Parameters(seed=1, symmetry="spiral"), "symmetry must be one of"),
         (Parameters(seed=1, mix="jungle"), "piece mix must be one of"),
         (Parameters(seed=-1), "seed"),

@@ -9,7 +9,6 @@ import pytest
 from pypdf import PdfReader
 
 from tablegen.models import Pack, PackPart
-from tablegen.packwork import advance_pack
 
 pytestmark = pytest.mark.django_db
 
@@ -82,22 +81,22 @@ def test_two_pages_advancing_one_pack_at_once_keep_it_whole(owner_client, owner,
     monkeypatch.setattr("tablegen.packwork.SHEETS_PER_PART", 1)
     pack = new_pack(owner_client, owner, 2)
     while pack.made < pack.count:
-        advance_pack(pack)
+        pack.advance()
     first, second = Pack.objects.get(pk=pack.pk), Pack.objects.get(pk=pack.pk)
-    advance_pack(first)
-    advance_pack(second)  # drawn from the same version: its work is not kept
+    first.advance()
+    second.advance()  # drawn from the same version: its work is not kept
     assert list(PackPart.objects.values_list("first", flat=True)) == [1]
     pack.refresh_from_db()
     assert pack.printed == 1
     while not pack.pdf_ready:
-        advance_pack(pack)
+        pack.advance()
     assert len(PdfReader(io.BytesIO(bytes(pack.pdf))).pages) == 2
 
 
 def test_repairing_a_pack_makes_its_pdf_again(owner_client, owner, monkeypatch):
     pack = new_pack(owner_client, owner, 1)
     while not pack.pdf_ready:
-        advance_pack(pack)
+        pack.advance()
     Pack.objects.filter(pk=pack.pk).update(tables=[pack.tables[0] | {"name": "x\x01y"}])
     pack.refresh_from_db()
     assert pack.repair() == ("table 1: name: removed control characters",)

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 
 import pytest
 from PIL import Image
 from pypdf import PdfReader
 
+from onefinity.rules import current_ruleset
+from onefinity.rules.hexgrid import standard_board
+from tablegen.engine.library import terrain_library
+from tablegen.engine.tables import TableSpec
 from tablegen.models import Pack, Table
 
 pytestmark = pytest.mark.django_db
 
+RULES = current_ruleset().table
 PARAMS = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
 
 
@@ -26,6 +32,15 @@ def table(owner_client, owner) -> Table:
 def test_fresh_database_pages_answer(client):
     assert client.get("/tables/").status_code == 200
     assert client.get("/tables/new/").status_code == 200
+
+
+def test_tables_page_tells_a_browser_without_an_account_where_its_tables_are_kept(
+    client, owner_client
+):
+    page = client.get("/tables/").content.decode()
+    assert "These tables are kept in this browser" in page
+    assert 'href="/accounts/signup/"' in page and "/accounts/login/?next=/tables/" in page
+    assert "kept in this browser" not in owner_client.get("/tables/").content.decode()
 
 
 def test_the_permalink_reproduces_the_same_table(client):
@@ -54,7 +69,7 @@ def test_regenerate_picks_a_new_seed_and_keeps_the_other_parameters(client):
 @pytest.mark.parametrize(
     ("params", "words"),
     [
-        (PARAMS | {"coverage": 0.9}, "less than or equal to 0.5"),
+        (PARAMS | {"coverage": 0.9}, "less than or equal to 0.6"),
         (PARAMS | {"symmetry": "spiral"}, "Select a valid choice"),
         (PARAMS | {"seed": "abc"}, "Enter a whole number"),
     ],
@@ -86,7 +101,7 @@ def test_clicking_a_hex_shows_what_it_sees_and_what_blocks_a_line(client):
         headers={"HX-Request": "true"},
     ).content.decode()
     assert page.lstrip().startswith('<div id="table-view"')
-    assert "2,4 → -3,9: blocked" in page and "by the hex 0,6" in page
+    assert "2,4 → -3,9: blocked" in page and "by the hex -2,8" in page
     assert 'class="hex' in page and "unseen" in page
 
 
@@ -126,6 +141,92 @@ def test_setting_a_hex_without_javascript(owner_client, table):
     assert "Hex 0,0" in page and "Set terrain" in page
 
 
+def test_with_a_brush_one_click_paints_open_ground_blocking_and_the_brush_stays(
+    owner_client, table
+):
+    spec = table.to_spec()
+    q, r = next(h for h in spec.board.hexes if spec.kind_at(h) is None)
+    page = owner_client.get(f"/tables/{table.pk}/", {"brush": "blocking"}).content.decode()
+    assert 'brush=blocking" aria-current="true"' in page
+    assert f'data-edit-url="/tables/{table.pk}/terrain/?brush=blocking"' in page
+    assert f"hex={q}%2C{r}&amp;brush=blocking" in page  # the hexes' links keep the brush
+    response = owner_client.post(
+        f"/tables/{table.pk}/terrain/?brush=blocking",
+        {"q": q, "r": r, "version": table.version},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((q, r)) == "blocking"
+    assert 'brush=blocking" aria-current="true"' in response.content.decode()
+    owner_client.post(
+        f"/tables/{table.pk}/terrain/?brush=open", {"q": q, "r": r, "version": table.version}
+    )
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((q, r)) is None
+
+
+def test_without_javascript_a_brush_preselects_the_kind_in_the_hex_form(owner_client, table):
+    page = owner_client.get(
+        f"/tables/{table.pk}/", {"mode": "terrain", "hex": "0,0", "brush": "elevated"}
+    ).content.decode()
+    assert 'value="elevated" checked' in page
+    response = owner_client.post(
+        f"/tables/{table.pk}/terrain/?brush=elevated",
+        {"q": 0, "r": 0, "kind": "elevated", "version": table.version},
+    )
+    assert response["Location"] == f"/tables/{table.pk}/?mode=terrain&hex=0%2C0&brush=elevated"
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((0, 0)) == "elevated"
+
+
+@pytest.mark.parametrize("symmetry", ["point", "mirror"])
+def test_symmetric_editing_changes_the_image_hex_with_each_edit(owner_client, table, symmetry):
+    spec = table.to_spec()
+    image = spec.board.symmetry(symmetry)
+    i = next(
+        i
+        for i, h in enumerate(spec.board.hexes)
+        if image[i] != i and spec.kind_at(h) is None and spec.board.hexes[image[i]] != h
+    )
+    hex_, mirrored = spec.board.hexes[i], spec.board.hexes[image[i]]
+    page = owner_client.get(f"/tables/{table.pk}/", {"sym": symmetry}).content.decode()
+    assert f'sym={symmetry}" aria-current="true"' in page
+    assert f'data-edit-url="/tables/{table.pk}/terrain/?sym={symmetry}"' in page
+    owner_client.post(
+        f"/tables/{table.pk}/terrain/?brush=blocking&sym={symmetry}",
+        {"q": hex_[0], "r": hex_[1], "version": table.version},
+        headers={"HX-Request": "true"},
+    )
+    table.refresh_from_db()
+    after = table.to_spec()
+    assert after.kind_at(hex_) == after.kind_at(mirrored) == "blocking"
+    changed = {h for h in spec.board.hexes if spec.kind_at(h) != after.kind_at(h)}
+    assert changed <= {hex_, mirrored}
+
+
+def test_without_symmetric_editing_or_with_an_unknown_one_only_the_hex_changes(owner_client, table):
+    spec = table.to_spec()
+    q, r = next(h for h in spec.board.hexes if spec.kind_at(h) is None)
+    owner_client.post(
+        f"/tables/{table.pk}/terrain/?brush=cover&sym=spiral",
+        {"q": q, "r": r, "version": table.version},
+    )
+    table.refresh_from_db()
+    after = table.to_spec()
+    assert [h for h in spec.board.hexes if spec.kind_at(h) != after.kind_at(h)] == [(q, r)]
+
+
+def test_an_unknown_brush_is_no_brush_and_a_click_cycles(owner_client, table):
+    spec = table.to_spec()
+    q, r = next(h for h in spec.board.hexes if spec.kind_at(h) is None)
+    owner_client.post(
+        f"/tables/{table.pk}/terrain/?brush=lava", {"q": q, "r": r, "version": table.version}
+    )
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((q, r)) == "cover"
+
+
 def test_bad_terrain_edits_change_nothing(owner_client, table):
     before = table.document
     owner_client.post(f"/tables/{table.pk}/terrain/", {"q": 99, "r": 99})
@@ -144,6 +245,34 @@ def test_the_editor_reports_problems_with_their_hexes(owner_client, table):
             )
     page = owner_client.get(f"/tables/{table.pk}/").content.decode()
     assert "table.coverage.low" in page and "table.edge-lanes" in page and "Not valid" in page
+
+
+def test_the_map_marks_the_hexes_a_problem_names_and_draws_each_clear_lane(owner_client, owner):
+    board = standard_board(RULES.rows, RULES.columns)
+    # Side A's edge row all cover, side B's open: unbalanced cover, and lanes everywhere.
+    edge = {i: "cover" for i in board.edge_row("A")}
+    table = Table(owner=owner)
+    report = table.set_spec(TableSpec(board, edge, "Lanes"))
+    table.save()
+    assert report is not None
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    picture = page[page.index("<svg") : page.index("</svg>")]
+    ends = {h for lane in report.lanes for h in lane}
+    assert picture.count('class="lane"') == len(report.lanes) > 0
+    for q, r in ends:
+        assert re.search(rf'class="hex [a-z]+ problem"[^>]*aria-label="{q},{r} ', picture)
+    marked = re.findall(r'class="hex [a-z]+ problem"', picture)
+    assert len(marked) == len(ends)  # not every terrain hex for the low coverage
+    assert "red dashed border" in page
+
+
+def test_every_metric_says_what_it_means_and_its_threshold(client):
+    page = client.get("/tables/new/", PARAMS).content.decode()
+    assert page.count('class="metric-note"') == 8
+    assert f"Valid: {RULES.coverage_min:.0%} to {RULES.coverage_max:.0%}." in page
+    assert f"Valid: at most {RULES.edge_lanes_max}." in page
+    assert f"the sides differ by at most {RULES.cover_difference_max}." in page
+    assert "a pack&#x27;s tables differ by at most" in page
 
 
 def test_rename(owner_client, table):
@@ -196,8 +325,12 @@ def test_downloads_are_real_files(owner_client, table):
     image = Image.open(io.BytesIO(owner_client.get(f"/tables/{table.pk}/table.png").content))
     assert image.format == "PNG" and image.width > 600
     pdf = PdfReader(io.BytesIO(owner_client.get(f"/tables/{table.pk}/setup.pdf").content))
-    text = pdf.pages[0].extract_text()
-    assert "Table 5" in text and "piece by piece" in text and "Blocking (" in text
+    text = " ".join(pdf.pages[0].extract_text().split())
+    assert "Table 5" in text and "piece by piece" in text
+    placed = table.to_spec().placed()
+    assert f"({len(placed)} pieces" in text
+    names = {piece.name for piece in terrain_library().pieces.values()}
+    assert sum(text.count(f"{name} at ") for name in names) == len(placed)
 
 
 def test_a_tournament_pack_is_generated_step_by_step_with_progress(owner_client, owner):
@@ -290,3 +423,23 @@ def test_the_owner_turns_a_table_link_off_or_replaces_it(
     assert table.sharing and table.share_code != code
     assert client.get(f"/t/{code}/").status_code == 404
     assert client.get(f"/t/{table.share_code}/").status_code == 200
+
+
+def test_every_terrain_kind_of_every_ruleset_has_a_colour_and_the_legend_follows_the_ruleset():
+    from onefinity.rules import library
+    from tablegen.engine.render import KIND_COLOURS, legend
+
+    for ruleset in library().rulesets.values():
+        assert set(ruleset.table.terrain) <= set(KIND_COLOURS), ruleset.version
+        names = [name for name, _ in legend(ruleset.table)]
+        assert names[0] == "Open ground"
+        assert sorted(names[1:]) == sorted(k.name for k in ruleset.table.terrain.values())
+
+
+def test_the_table_pages_set_htmx_once_on_the_map_region_with_valid_attribute_names(
+    owner_client, table
+):
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    assert " hx-" not in page  # data-hx-* only: plain hx-* is not valid HTML
+    assert page.count('data-hx-target="#table-view"') == 1
+    assert page.count("<a href=") > len(table.to_spec().board)  # every hex is a plain link

@@ -9,9 +9,12 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from onefinity.management.commands._output import read_json_file
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
+from tablegen.engine.boxes import BoxError, read_box_document
 from tablegen.engine.generate import SYMMETRIES, GenerationError, Parameters, generate_table
+from tablegen.engine.library import terrain_library
 from tablegen.engine.tables import table_document
 from tablegen.management.commands._tables import TableCommand
 
@@ -22,11 +25,16 @@ class Command(TableCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--seed", type=int, help="a whole number; random when left out")
         parser.add_argument(
-            "--coverage", type=float, default=0.45, help="share of terrain hexes (0.40 to 0.50)"
+            "--coverage", type=float, default=0.45, help="share of terrain hexes (0.30 to 0.60)"
         )
         parser.add_argument("--symmetry", choices=SYMMETRIES, default="point")
         parser.add_argument(
             "--mix", default="balanced", help="piece mix: balanced, urban or industrial"
+        )
+        parser.add_argument(
+            "--box",
+            metavar="FILE",
+            help="a terrain box document: use only the pieces it holds (the mix is not used)",
         )
         parser.add_argument(
             "--count", type=int, default=1, help="how many tables (seeds seed, seed+1, ...)"
@@ -41,6 +49,15 @@ class Command(TableCommand):
         count = options["count"]
         if not 1 <= count <= 1000:
             raise CommandError("--count is from 1 to 1000", returncode=2)
+        box = None
+        if options["box"]:
+            document = read_json_file(options["box"], "terrain box document")
+            try:
+                box = read_box_document(document, terrain_library(tuple(rules.terrain))).pieces
+            except BoxError as error:
+                raise CommandError(
+                    f"{options['box']}: not a terrain box document: {error}", returncode=2
+                ) from None
         seed = options["seed"] if options["seed"] is not None else secrets.randbelow(2**31)
         out = Path(options["out"])
         if count > 1:
@@ -52,6 +69,7 @@ class Command(TableCommand):
                 coverage=options["coverage"],
                 symmetry=options["symmetry"],
                 mix=options["mix"],
+                box=box,
             )
             try:
                 table, report = generate_table(rules, params, board)

@@ -1,0 +1,106 @@
+"""Undo and redo over a table's revisions: every edit can be taken back, whichever way the
+table was made, an edit after an undo drops what could be redone, and only the owner can."""
+
+from __future__ import annotations
+
+import pytest
+
+from tablegen.models import Table
+
+pytestmark = pytest.mark.django_db
+
+PARAMS = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
+
+
+@pytest.fixture
+def table(owner_client, owner) -> Table:
+    owner_client.post("/tables/save/", PARAMS)
+    return owner.tables.get()
+
+
+def open_hex(table: Table) -> tuple[int, int]:
+    spec = table.to_spec()
+    return next(h for h in spec.board.hexes if spec.kind_at(h) is None)
+
+
+def post(client, table: Table, action: str, **data) -> object:
+    table.refresh_from_db()
+    return client.post(f"/tables/{table.pk}/{action}/", {"version": table.version, **data})
+
+
+def test_undo_takes_an_edit_back_and_redo_makes_it_again(owner_client, table):
+    original = table.to_spec().terrain
+    q, r = open_hex(table)
+    post(owner_client, table, "terrain", q=q, r=r, kind="blocking")
+    table.refresh_from_db()
+    edited = table.to_spec().terrain
+    assert edited != original
+    post(owner_client, table, "undo")
+    table.refresh_from_db()
+    assert table.to_spec().terrain == original
+    post(owner_client, table, "redo")
+    table.refresh_from_db()
+    assert table.to_spec().terrain == edited
+
+
+def test_the_page_offers_undo_only_when_there_is_something_to_undo(owner_client, table):
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    assert 'class="secondary" disabled>Undo' in page and "disabled>Redo" in page
+    q, r = open_hex(table)
+    response = post(owner_client, table, "terrain", q=q, r=r, kind="cover")
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    assert 'class="secondary">Undo' in page and "disabled>Redo" in page
+    assert response.status_code == 302
+
+
+def test_an_edit_after_an_undo_cannot_be_redone_past(owner_client, table):
+    q, r = open_hex(table)
+    post(owner_client, table, "terrain", q=q, r=r, kind="cover")
+    post(owner_client, table, "undo")
+    post(owner_client, table, "terrain", q=q, r=r, kind="elevated")
+    table.refresh_from_db()
+    assert not table.can_redo()
+    response = post(owner_client, table, "redo")
+    assert response.status_code == 400 and "Nothing to redo" in response.content.decode()
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((q, r)) == "elevated"
+
+
+def test_nothing_to_undo_says_so_and_changes_nothing(owner_client, table):
+    before = (table.version, table.document)
+    response = post(owner_client, table, "undo")
+    assert response.status_code == 400 and "Nothing to undo" in response.content.decode()
+    table.refresh_from_db()
+    assert (table.version, table.document) == before
+
+
+def test_an_undo_from_a_stale_page_is_refused(owner_client, table):
+    q, r = open_hex(table)
+    stale = table.version
+    post(owner_client, table, "terrain", q=q, r=r, kind="cover")
+    response = owner_client.post(f"/tables/{table.pk}/undo/", {"version": stale})
+    assert response.status_code == 409
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((q, r)) == "cover"
+
+
+def test_only_the_owner_can_undo_or_redo(owner_client, stranger_client, client, table):
+    q, r = open_hex(table)
+    post(owner_client, table, "terrain", q=q, r=r, kind="cover")
+    table.refresh_from_db()
+    for other in (stranger_client, client):
+        for action in ("undo", "redo"):
+            assert post(other, table, action).status_code == 404
+            assert other.get(f"/tables/{table.pk}/{action}/").status_code == 405
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((q, r)) == "cover"
+
+
+def test_undo_works_for_htmx_and_answers_with_the_editor_region(owner_client, table):
+    q, r = open_hex(table)
+    post(owner_client, table, "terrain", q=q, r=r, kind="cover")
+    table.refresh_from_db()
+    response = owner_client.post(
+        f"/tables/{table.pk}/undo/", {"version": table.version}, headers={"HX-Request": "true"}
+    )
+    assert response.content.decode().lstrip().startswith('<div id="table-view"')
