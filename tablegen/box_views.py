@@ -19,6 +19,11 @@ from tablegen.forms import BoxForm, BoxImportForm
 from tablegen.models import TerrainBox
 
 
+def box_choices(request: HtmxHttpRequest) -> list[tuple[str, str]]:
+    """The owner's terrain boxes as the generate and pack forms offer them."""
+    return [(box.encoded(), box.name) for box in owned(request, TerrainBox)]
+
+
 def _pictures(form: BoxForm) -> dict[str, str]:
     return {piece.id: piece_svg(piece) for piece in form.library.pieces.values()}
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tablegen import box_views, views
+from tablegen import box_views, pack_views, views
 
 app_name = "tablegen"
 
@@ -15,12 +15,12 @@ urlpatterns = [
     path("tables/boxes/<int:pk>/", box_views.box_edit, name="box"),
     path("tables/boxes/<int:pk>/box.json", box_views.box_json, name="box-json"),
     path("tables/boxes/<int:pk>/delete/", box_views.box_delete, name="box-delete"),
-    path("tables/packs/new/", views.pack_new, name="pack-new"),
-    path("tables/packs/<int:pk>/", views.pack_detail, name="pack"),
-    path("tables/packs/<int:pk>/pack.pdf", views.pack_pdf, name="pack-pdf"),
-    path("tables/packs/<int:pk>/pack.zip", views.pack_zip, name="pack-zip"),
-    path("tables/packs/<int:pk>/repair/", views.pack_repair, name="pack-repair"),
-    path("tables/packs/<int:pk>/delete/", views.pack_delete, name="pack-delete"),
+    path("tables/packs/new/", pack_views.pack_new, name="pack-new"),
+    path("tables/packs/<int:pk>/", pack_views.pack_detail, name="pack"),
+    path("tables/packs/<int:pk>/pack.pdf", pack_views.pack_pdf, name="pack-pdf"),
+    path("tables/packs/<int:pk>/pack.zip", pack_views.pack_zip, name="pack-zip"),
+    path("tables/packs/<int:pk>/repair/", pack_views.pack_repair, name="pack-repair"),
+    path("tables/packs/<int:pk>/delete/", pack_views.pack_delete, name="pack-delete"),
     path("tables/<int:pk>/", views.table_detail, name="table"),
     path("tables/<int:pk>/terrain/", views.table_terrain, name="terrain"),
     path("tables/<int:pk>/rename/", views.table_rename, name="rename"),

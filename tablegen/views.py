@@ -28,14 +28,15 @@ from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, rows_by_columns, standard_board
 from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import normalize_name
+from tablegen.box_views import box_choices
 from tablegen.engine.edits import EditError
 from tablegen.engine.generate import GenerationError, generate_table
 from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.render import png
 from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
-from tablegen.forms import EmptyBoardForm, GenerateForm, PackForm, TerrainForm, sent_version
+from tablegen.forms import EmptyBoardForm, GenerateForm, TerrainForm, sent_version
 from tablegen.maps import OPEN, editing, map_context, read_brush, read_symmetry, spot
-from tablegen.models import Pack, Table, TerrainBox
+from tablegen.models import Pack, Table
 from tablegen.printing import setup_pdf
 
 TABLES_PER_PAGE = 25
@@ -58,11 +59,6 @@ def _board() -> Board:
     return standard_board(rules.rows, rules.columns)
 
 
-def _boxes(request: HtmxHttpRequest) -> list[tuple[str, str]]:
-    """The owner's terrain boxes as the generate and pack forms offer them."""
-    return [(box.encoded(), box.name) for box in owned(request, TerrainBox)]
-
-
 def _render_table(
     request: HtmxHttpRequest, template: str, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
@@ -82,7 +78,7 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
         params["seed"] = str(secrets.randbelow(2**31))
         params.pop("regenerate", None)
         return redirect(f"{reverse('tablegen:new')}?{params.urlencode()}")
-    form = GenerateForm(request.GET if "seed" in request.GET else None, boxes=_boxes(request))
+    form = GenerateForm(request.GET if "seed" in request.GET else None, boxes=box_choices(request))
     context: dict[str, Any] = {"form": form, "empty_form": EmptyBoardForm()}
     if form.is_bound and form.is_valid():
         params = form.parameters()
@@ -112,7 +108,7 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_POST
 def table_save(request: HtmxHttpRequest) -> HttpResponse:
-    form = GenerateForm(request.POST, boxes=_boxes(request))
+    form = GenerateForm(request.POST, boxes=box_choices(request))
     if not form.is_valid() or form.cleaned_data["seed"] is None:
         messages.error(request, "Those parameters cannot make a table.")
         return redirect("tablegen:new")
@@ -405,98 +401,3 @@ def table_pdf(
     share = request.build_absolute_uri(table.get_share_url()) if table.sharing else ""
     pdf = setup_pdf([table.to_spec()], table.name, _rules(), request, share_url=share)
     return download(pdf, "application/pdf", table.name, "-setup.pdf", "table")
-
-
-# --- Tournament packs ------------------------------------------------------------------------
-
-
-@require_http_methods(["GET", "POST"])
-def pack_new(request: HtmxHttpRequest) -> HttpResponse:
-    form = PackForm(request.POST or None, boxes=_boxes(request))
-    if request.method == "POST" and form.is_valid():
-        seed = form.cleaned_data["seed"]
-        params = form.parameters(seed if seed is not None else secrets.randbelow(2**31))
-        pack = Pack.start(
-            form.cleaned_data["name"],
-            form.cleaned_data["count"],
-            params,
-            **owner_fields(request, Pack),
-        )
-        return redirect(pack)
-    return render(
-        request, "tablegen/pack_new.html", {"form": form}, status=400 if form.errors else 200
-    )
-
-
-def _pack(request: HtmxHttpRequest, pk: int, with_pdf: bool = False) -> Pack:
-    """The owner's pack, without its PDF (megabytes) unless it is to be sent."""
-    packs = owned(request, Pack)
-    found = (packs if with_pdf else packs.defer("pdf")).filter(pk=pk).first()
-    if found is None:
-        raise Http404("Not found")
-    return found
-
-
-def _not_ready(request: HtmxHttpRequest, pack: Pack) -> HttpResponse:
-    """A download asked for before it exists: say what is being made, on the pack's page
-    (which makes it)."""
-    if pack.error:
-        messages.error(request, f"This pack stopped before it was finished: {pack.error}")
-        return redirect(pack)
-    pack.table_specs()  # DamagedRecord: the page says so, with the repair
-    messages.info(request, pack.progress())
-    return redirect(pack)
-
-
-@require_GET
-def pack_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The pack's progress; each view moves its making forward by a bounded step."""
-    pack = _pack(request, pk)
-    template = "tablegen/pack.html#progress" if request.htmx else "tablegen/pack.html"
-    try:
-        pack.advance()
-    except DamagedRecord as damaged:
-        return render(request, template, {"pack": pack, "damaged": damaged.problem}, status=409)
-    return render(request, template, {"pack": pack})
-
-
-@require_POST
-def pack_repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    pack = _pack(request, pk)
-    changes = pack.repair()
-    if changes:
-        shown = "; ".join(changes[:10]) + (
-            f"; and {len(changes) - 10} more" if len(changes) > 10 else ""
-        )
-        messages.success(request, f"Repaired: {shown}.")
-    else:
-        messages.info(request, "This pack reads as it is: nothing to repair.")
-    return redirect(pack)
-
-
-@require_http_methods(["GET", "POST"])
-def pack_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    pack = _pack(request, pk)
-    if request.method == "POST":
-        pack.delete()
-        messages.success(request, f"{pack.name} deleted.")
-        return redirect("tablegen:list")
-    return render(request, "tablegen/pack_delete.html", {"pack": pack})
-
-
-@require_GET
-def pack_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The PDF made on the pack's page, as stored: never rendered during a download."""
-    pack = _pack(request, pk, with_pdf=True)
-    if not pack.pdf_ready or pack.pdf is None:
-        return _not_ready(request, pack)
-    return download(bytes(pack.pdf), "application/pdf", pack.name, ".pdf", "pack")
-
-
-@require_GET
-def pack_zip(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The pack's tables as stored, one JSON file each (also when they no longer read)."""
-    pack = _pack(request, pk)
-    if pack.made < pack.count or not isinstance(pack.tables, list):
-        return _not_ready(request, pack)
-    return download(pack.zip_of_tables(), "application/zip", pack.name, ".zip", "pack")
