@@ -37,7 +37,7 @@ from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, TerrainForm, sent_version
 from tablegen.maps import OPEN, editing, map_context, read_brush, read_symmetry, spot
 from tablegen.models import Pack, Table
-from tablegen.printing import setup_pdf
+from tablegen.printing import qr_svg, setup_pdf
 
 TABLES_PER_PAGE = 25
 PACKS_PER_PAGE = 25
@@ -198,6 +198,8 @@ def _render_editor(
         version=table.version,
     )
     context |= {"table": table, "stale": stale}
+    if table.sharing and not request.htmx:  # the share panel is outside the htmx region
+        context["share_qr"] = qr_svg(request.build_absolute_uri(table.get_share_url()))
     return _render_table(request, "tablegen/table.html", context, status)
 
 

@@ -256,7 +256,8 @@ def test_the_map_marks_the_hexes_a_problem_names_and_draws_each_clear_lane(owner
     table.save()
     assert report is not None
     page = owner_client.get(f"/tables/{table.pk}/").content.decode()
-    picture = page[page.index("<svg") : page.index("</svg>")]
+    start = page.index('<svg xmlns="http://www.w3.org/2000/svg"')  # the map (not the QR code)
+    picture = page[start : page.index("</svg>", start)]
     ends = {h for lane in report.lanes for h in lane}
     assert picture.count('class="lane"') == len(report.lanes) > 0
     for q, r in ends:
@@ -443,3 +444,11 @@ def test_the_table_pages_set_htmx_once_on_the_map_region_with_valid_attribute_na
     assert " hx-" not in page  # data-hx-* only: plain hx-* is not valid HTML
     assert page.count('data-hx-target="#table-view"') == 1
     assert page.count("<a href=") > len(table.to_spec().board)  # every hex is a plain link
+
+
+def test_a_shared_tables_page_carries_a_qr_code_of_its_link_like_a_list(owner_client, table):
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    assert "QR code of the share link" in page and table.share_code in page
+    owner_client.post(f"/tables/{table.pk}/sharing/", {"change": "off"})
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    assert "QR code of the share link" not in page
