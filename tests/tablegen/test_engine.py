@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 
@@ -248,9 +249,19 @@ def test_a_seed_that_already_gave_a_table_still_gives_the_same_one(params, diges
 
 
 def test_the_search_still_gives_up_with_a_clear_message_after_its_bound(monkeypatch):
-    monkeypatch.setattr("tablegen.engine.generate._acceptable", lambda *args: False)
-    with pytest.raises(GenerationError, match="no valid table found for seed 108 after 1000"):
+    # The library's bound, lowered so that the test tries 25 candidates rather than 1,000.
+    shipped = terrain_library()
+    bounded = dataclasses.replace(
+        shipped, generator=dataclasses.replace(shipped.generator, max_candidates=25)
+    )
+    monkeypatch.setattr("tablegen.engine.generate.terrain_library", lambda *args: bounded)
+    tried = []
+    monkeypatch.setattr(
+        "tablegen.engine.generate._acceptable", lambda *a: tried.append(1) and False
+    )
+    with pytest.raises(GenerationError, match="no valid table found for seed 108 after 25"):
         generate_table(RULES, Parameters(seed=108, symmetry="none"), STANDARD)
+    assert len(tried) == 25
 
 
 @pytest.mark.parametrize("symmetry", ["point", "mirror"])
