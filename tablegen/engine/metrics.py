@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import threading
 from collections import OrderedDict, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -124,6 +125,8 @@ INCREMENTAL_HEXES = 64
 # a kept state of the table before the change is at hand.
 SMALL_BOARD = 400
 _kept: OrderedDict[tuple[Board, bytes], Visibility] = OrderedDict()
+# The server answers in several threads of one process: the kept states are shared.
+_kept_lock = threading.Lock()
 
 
 def _key(board: Board, terrain: Terrain) -> tuple[Board, bytes]:
@@ -131,6 +134,11 @@ def _key(board: Board, terrain: Terrain) -> tuple[Board, bytes]:
 
 
 def _keep(key: tuple[Board, bytes], state: Visibility) -> None:
+    with _kept_lock:
+        _keep_locked(key, state)
+
+
+def _keep_locked(key: tuple[Board, bytes], state: Visibility) -> None:
     _kept[key] = state
     _kept.move_to_end(key)
     size = sum(s.top.nbytes + s.clear.nbytes for s in _kept.values())
@@ -141,7 +149,8 @@ def _keep(key: tuple[Board, bytes], state: Visibility) -> None:
 
 def forget_kept_states() -> None:
     """Drop every kept line-of-fire state (the benchmarks' cold start)."""
-    _kept.clear()
+    with _kept_lock:
+        _kept.clear()
 
 
 def _clear_lines(
@@ -150,9 +159,12 @@ def _clear_lines(
     """Every clear line of fire: from a kept state of this very terrain, or by changing a kept
     state of the table before the edit (`before`), or computed whole."""
     key = _key(board, terrain)
-    state = _kept.get(key)
+    with _kept_lock:
+        state = _kept.get(key)
     if state is None and before is not None:
-        previous = _kept.get(_key(board, Terrain.of(board, before, rules)))
+        before_key = _key(board, Terrain.of(board, before, rules))
+        with _kept_lock:
+            previous = _kept.get(before_key)
         moved = (
             np.count_nonzero(
                 (previous.heights != terrain.heights) | (previous.levels != terrain.levels)
