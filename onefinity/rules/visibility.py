@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from onefinity.rules.hexgrid import DIAGONALS, Board
-from onefinity.rules.lineoffire import Terrain
+from onefinity.rules.hexgrid import Board
+from onefinity.rules.lineoffire import Terrain, _crosses_hexes
 
 __all__ = ["WORD_BITS", "BoardLines", "Visibility", "board_lines"]
 
@@ -74,22 +74,7 @@ def _crosses(bx: IntArray, by: IntArray, kx: IntArray, ky: IntArray) -> BoolArra
     (kx, ky)? It does when it meets one of the hex's long diagonals away from their ends
     (``hexgrid.crosses_interior``), vectorised."""
     zero = np.zeros_like(bx)
-    hit = np.zeros(len(kx), dtype=bool)
-    for (px, py), (qx, qy) in DIAGONALS:
-        p_x, p_y, q_x, q_y = kx + px, ky + py, kx + qx, ky + qy
-        o1 = _orient(zero, zero, bx, by, p_x, p_y)
-        o2 = _orient(zero, zero, bx, by, q_x, q_y)
-        o3 = _orient(p_x, p_y, q_x, q_y, zero, zero)
-        o4 = _orient(p_x, p_y, q_x, q_y, bx, by)
-        crossing = (o1 * o2 < 0) & (o3 * o4 < 0)
-        collinear = (o1 == 0) & (o2 == 0) & (o3 == 0) & (o4 == 0)
-        if collinear.any():
-            if px != qx:
-                crossing |= collinear & _open_overlap(zero, bx, p_x, q_x)
-            else:
-                crossing |= collinear & _open_overlap(zero, by, p_y, q_y)
-        hit |= crossing
-    return hit
+    return _crosses_hexes(zero, zero, bx, by, kx, ky)
 
 
 def _ragged_arange(lengths: IntArray) -> IntArray:
