@@ -44,6 +44,9 @@ PACKS_PER_PAGE = 25
 # Tables saved without a summary (a large import) or under another ruleset are checked by
 # the list, for at most about this long per request; the rest show as being checked.
 LIST_CHECK_SECONDS = 0.5
+# The most one generation may take in a request (a table usually takes 0.05-0.3 s); a terrain
+# box's advice on what it lacks takes up to 3 s more.
+GENERATE_SECONDS = 5.0
 STALE = (
     "This table was changed in another tab or window since your page was drawn. "
     "Your change was not saved: the map below is the latest; make it again."
@@ -83,7 +86,9 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_bound and form.is_valid():
         params = form.parameters()
         try:
-            table, report = generate_table(_rules(), params, _board())
+            table, report = generate_table(
+                _rules(), params, _board(), budget_seconds=GENERATE_SECONDS
+            )
         except GenerationError as error:
             context["error"] = str(error)
         else:
@@ -113,7 +118,9 @@ def table_save(request: HtmxHttpRequest) -> HttpResponse:
         messages.error(request, "Those parameters cannot make a table.")
         return redirect("tablegen:new")
     try:
-        spec, report = generate_table(_rules(), form.parameters(), _board())
+        spec, report = generate_table(
+            _rules(), form.parameters(), _board(), budget_seconds=GENERATE_SECONDS
+        )
     except GenerationError as error:
         messages.error(request, str(error))
         return redirect("tablegen:new")

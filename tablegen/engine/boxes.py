@@ -180,13 +180,14 @@ def what_is_missing(
     params: Parameters,
     board: Board,
     library: TerrainLibrary,
-    budget_seconds: float = 2.0,
+    budget_seconds: float = 3.0,
 ) -> str:
     """In words, what to add to the box of `params` so that it makes a valid table: the
     smallest additions found by trying (e.g. "add one more Large building, 4 hexes, or two
     more Low wall, 3 hexes")."""
     assert params.box is not None
     started = time.perf_counter()
+    deadline = started + budget_seconds
     short = shortfall(params, rules, board, library)
     if short:
         return short
@@ -196,7 +197,10 @@ def what_is_missing(
     usable = _usable(params, library)
     # What went wrong with the box as it is: the commonest problems of its candidates.
     trouble: Counter[str] = Counter()
-    for _spec, report, terrain in candidates(rules, params, board, limit=ADVICE_CANDIDATES):
+    # (at most half the time: the rest is for trying additions)
+    for _spec, report, terrain in candidates(
+        rules, params, board, limit=ADVICE_CANDIDATES, deadline=started + budget_seconds / 2
+    ):
         trouble.update({p.code for p in report.problems})
         if terrain < low:
             trouble["short"] += 1
@@ -212,19 +216,21 @@ def what_is_missing(
     found: list[tuple[int, int, Piece]] = []
     for step in (2, 4) if pairs else (1, 2):
         for piece in sorted(usable, key=promise):
-            if time.perf_counter() - started > budget_seconds or len(found) >= 3:
+            if time.perf_counter() > deadline or len(found) >= 3:
                 break
             if any(f[2].id == piece.id for f in found):
                 continue
             extra = step - (box.get(piece.id, 0) % 2 if pairs else 0)
             trial = replace(params, box=box | {piece.id: box.get(piece.id, 0) + extra})
-            for _ in candidates(rules, trial, board, limit=ADVICE_CANDIDATES, valid_only=True):
+            for _ in candidates(
+                rules, trial, board, limit=ADVICE_CANDIDATES, valid_only=True, deadline=deadline
+            ):
                 found.append((extra * len(piece.hexes), extra, piece))
                 break
     if found:
         found.sort(key=lambda f: (f[0], f[1]))
         return "Add " + ", or ".join(_named(extra, piece) for _, extra, piece in found) + "."
-    return _blocking_advice(rules, params, board, library, usable)
+    return _blocking_advice(rules, params, board, library, usable, deadline)
 
 
 def _blocking_advice(
@@ -233,6 +239,7 @@ def _blocking_advice(
     board: Board,
     library: TerrainLibrary,
     usable: list[Piece],
+    deadline: float,
 ) -> str:
     """When a couple more of any one piece is not enough: how much blocking and elevated
     terrain the box has, against what tables of these settings from the whole catalogue use."""
@@ -248,7 +255,11 @@ def _blocking_advice(
     used = []
     for seed in range(5):
         catalogue = replace(params, seed=params.seed + seed, box=None)
-        for spec, _, _ in candidates(rules, catalogue, board, valid_only=True):
+        if seed and time.perf_counter() > deadline:
+            break
+        for spec, _, _ in candidates(
+            rules, catalogue, board, limit=ADVICE_CANDIDATES, valid_only=True, deadline=deadline
+        ):
             counts = Counter(p.piece for p in spec.placed())
             used.append(tall(counts))
             break

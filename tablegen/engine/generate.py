@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +48,10 @@ COVERAGE_CODES = frozenset({"table.coverage.low", "table.coverage.high"})
 
 class GenerationError(ValueError):
     pass
+
+
+class GenerationTimeout(GenerationError):
+    """No table was found within the time given: another seed may well give one."""
 
 
 def encode_counts(counts: Mapping[str, int]) -> str:
@@ -807,9 +812,11 @@ def candidates(
     name: str = "",
     limit: int | None = None,
     valid_only: bool = False,
+    deadline: float | None = None,
 ) -> Iterator[tuple[TableSpec, TableReport, int]]:
     """The seed's candidates in their fixed order (each with its report and terrain hexes),
-    or only the acceptable ones; at most `limit` tried (the library's bound by default)."""
+    or only the acceptable ones; at most `limit` tried (the library's bound by default), and
+    none started after `deadline` (a time.perf_counter() value) but the first."""
     library = terrain_library(tuple(rules.terrain))
     params.check(rules, library)
     window = coverage_window(params, rules, library, len(board))
@@ -817,6 +824,8 @@ def candidates(
     if limit is None:
         limit = settings.max_candidates if params.box is None else settings.max_box_candidates
     for attempt in range(limit):
+        if attempt and deadline is not None and time.perf_counter() > deadline:
+            return
         # A string seed is hashed by random.Random deterministically, whatever PYTHONHASHSEED.
         rng = random.Random(
             f"{params.seed}:{params.coverage}:{params.symmetry}:{params.mix}:"
@@ -831,12 +840,19 @@ def candidates(
 
 
 def generate_table(
-    rules: TableRules, params: Parameters, board: Board, name: str = ""
+    rules: TableRules,
+    params: Parameters,
+    board: Board,
+    name: str = "",
+    budget_seconds: float | None = None,
 ) -> tuple[TableSpec, TableReport]:
     """A table for the seed and parameters (always the same one): valid when the coverage
     asked is, else valid in every other respect; GenerationError when none was found after
-    the library's bound on candidates. A terrain box that cannot make one gets an error
-    saying what it lacks."""
+    the library's bound on candidates, or within `budget_seconds` (a request's bound: the
+    table found is the same whatever the budget, a budget only gives up sooner). A terrain
+    box that cannot make one gets an error saying what it lacks."""
+    started = time.perf_counter()
+    deadline = None if budget_seconds is None else started + budget_seconds
     library = terrain_library(tuple(rules.terrain))
     if params.box is not None:
         from tablegen.engine.boxes import shortfall  # it tries boxes with this module
@@ -845,14 +861,26 @@ def generate_table(
         short = shortfall(params, rules, board, library)
         if short:
             raise GenerationError(f"This terrain box cannot make a table this large. {short}")
-    for spec, report, _ in candidates(rules, params, board, name, valid_only=True):
+    for spec, report, _ in candidates(
+        rules, params, board, name, valid_only=True, deadline=deadline
+    ):
         return spec, report
+    timed_out = deadline is not None and time.perf_counter() > deadline
     if params.box is not None:
         from tablegen.engine.boxes import what_is_missing
 
-        raise GenerationError(
-            "This terrain box cannot make a valid table with these settings. "
-            + what_is_missing(rules, params, board, library)
+        said = (
+            f"This terrain box made no valid table within {budget_seconds:g} s. "
+            if timed_out
+            else "This terrain box cannot make a valid table with these settings. "
+        )
+        # The advice has its own bound, on top of the budget.
+        advice = what_is_missing(rules, params, board, library)
+        raise (GenerationTimeout if timed_out else GenerationError)(said + advice)
+    if timed_out:
+        raise GenerationTimeout(
+            f"No valid table was found for seed {params.seed} within {budget_seconds:g} s; "
+            "try another seed, symmetry or coverage"
         )
     raise GenerationError(
         f"no valid table found for seed {params.seed} after "

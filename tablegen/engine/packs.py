@@ -12,7 +12,12 @@ from typing import Any
 
 from onefinity.rules.hexgrid import Board
 from onefinity.rules.ruleset import TableRules
-from tablegen.engine.generate import GenerationError, Parameters, generate_table
+from tablegen.engine.generate import (
+    GenerationError,
+    GenerationTimeout,
+    Parameters,
+    generate_table,
+)
 from tablegen.engine.library import terrain_library
 from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.tables import (
@@ -23,6 +28,8 @@ from tablegen.engine.tables import (
 )
 
 MAX_PACK = 200
+# The most one table of a pack may take: a step of a pack's work stays short whatever the seed.
+TABLE_SECONDS = 2.0
 
 
 def pack_table_name(pack_name: str, number: int, seed: int | None) -> str:
@@ -124,9 +131,19 @@ def advance(
     while accepted + len(new) < count and state.candidates < limit:
         if budget_seconds is not None and time.perf_counter() - started > budget_seconds:
             break
-        table, report = generate_table(
-            rules, replace(params, seed=state.seed), board, name=f"Table {state.seed}"
-        )
+        try:
+            table, report = generate_table(
+                rules,
+                replace(params, seed=state.seed),
+                board,
+                name=f"Table {state.seed}",
+                budget_seconds=TABLE_SECONDS,
+            )
+        except GenerationTimeout:
+            # A seed that finds no table quickly is passed over, like a duplicate layout.
+            state.seed += 1
+            state.candidates += 1
+            continue
         state.seed += 1
         key = _layout_key(table)
         if key in seen:

@@ -1,0 +1,108 @@
+"""Generation in a request is bounded by time, not only by the library's count of candidates:
+a seed (or terrain box) that finds no table quickly gives up with a clear message, and a
+budget never changes which table a seed gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from onefinity.rules import current_ruleset
+from onefinity.rules.hexgrid import standard_board
+from tablegen.engine import generate, packs
+from tablegen.engine.generate import (
+    GenerationError,
+    GenerationTimeout,
+    Parameters,
+    generate_table,
+)
+from tablegen.engine.tables import table_document
+
+RULES = current_ruleset().table
+BOARD = standard_board(RULES.rows, RULES.columns)
+
+
+def _refusing_first(monkeypatch, refused: int) -> list[int]:
+    """Make the first `refused` candidates unacceptable; return the list of tries."""
+    tried: list[int] = []
+    real = generate._acceptable
+
+    def acceptable(*args):
+        tried.append(1)
+        return len(tried) > refused and real(*args)
+
+    monkeypatch.setattr(generate, "_acceptable", acceptable)
+    return tried
+
+
+def test_a_spent_budget_gives_up_after_the_first_candidate_with_a_clear_message(monkeypatch):
+    tried = _refusing_first(monkeypatch, refused=1000)
+    with pytest.raises(GenerationTimeout, match="No valid table was found for seed 4 within 0 s"):
+        generate_table(RULES, Parameters(seed=4), BOARD, budget_seconds=0)
+    assert len(tried) == 1
+
+
+def test_a_candidate_found_within_the_budget_is_the_one_found_without_it():
+    for seed in (1, 2, 3):
+        params = Parameters(seed=seed, symmetry="point")
+        bounded, _ = generate_table(RULES, params, BOARD, budget_seconds=30)
+        unbounded, _ = generate_table(RULES, params, BOARD)
+        assert table_document(bounded) == table_document(unbounded)
+
+
+def test_a_budget_only_stops_the_search_between_candidates(monkeypatch):
+    # Three candidates refused: with time to spare the search goes on to the same table as
+    # without a budget, after as many tries.
+    tried = _refusing_first(monkeypatch, refused=3)
+    bounded, _ = generate_table(RULES, Parameters(seed=4), BOARD, budget_seconds=30)
+    tries = len(tried)
+    tried.clear()
+    unbounded, _ = generate_table(RULES, Parameters(seed=4), BOARD)
+    assert tries > 3 and len(tried) == tries
+    assert table_document(bounded) == table_document(unbounded)
+
+
+def test_a_terrain_box_out_of_time_still_says_what_it_lacks(monkeypatch):
+    _refusing_first(monkeypatch, refused=10_000)
+    box = {"crates": 20, "scatter": 20, "container": 10}
+    with pytest.raises(GenerationTimeout) as caught:
+        generate_table(RULES, Parameters(seed=1, box=box), BOARD, budget_seconds=0)
+    message = str(caught.value)
+    assert message.startswith("This terrain box made no valid table within 0 s.")
+    assert "Add " in message
+
+
+def test_a_timeout_is_a_generation_error_for_every_caller():
+    assert issubclass(GenerationTimeout, GenerationError)
+
+
+def test_a_pack_passes_over_a_seed_that_runs_out_of_time(monkeypatch):
+    real = packs.generate_table
+    slow_seed = 1003
+
+    def generate_table_with_one_slow_seed(rules, params, board, name="", budget_seconds=None):
+        assert budget_seconds == packs.TABLE_SECONDS
+        if params.seed == slow_seed:
+            raise GenerationTimeout("too slow")
+        return real(rules, params, board, name, budget_seconds)
+
+    monkeypatch.setattr(packs, "generate_table", generate_table_with_one_slow_seed)
+    pack = packs.tournament_pack(RULES, BOARD, 4, Parameters(seed=1000))
+    seeds = [table.seed for table, _ in pack.tables]
+    assert len(seeds) == 4 and slow_seed not in seeds
+    assert pack.candidates >= 4
+
+
+@pytest.mark.django_db
+def test_the_generate_page_gives_up_within_its_budget_and_says_so(client, monkeypatch):
+    from tablegen import views
+
+    tried = _refusing_first(monkeypatch, refused=10_000)
+    monkeypatch.setattr(views, "GENERATE_SECONDS", 0)
+    params = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
+    page = client.get("/tables/new/", params)
+    assert page.status_code == 200
+    assert "No valid table was found for seed 5 within 0 s" in page.content.decode()
+    assert len(tried) == 1
+    saved = client.post("/tables/save/", params, follow=True)
+    assert "within 0 s" in saved.content.decode()
+    assert not views.Table.objects.exists()
