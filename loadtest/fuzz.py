@@ -35,6 +35,8 @@ from typing import Any
 VERSION = re.compile(rb'name="version" value="(\d+)"')
 FORCE_ID = re.compile(rb'href="/forces/(\d+)/"')
 TABLE_ID = re.compile(rb'href="/tables/(\d+)/"')
+BOX_ID = re.compile(rb'href="/tables/boxes/(\d+)/"')
+PIECES = ["building-6", "shack-3", "wall-3", "hill-7", "crates", "x" * 81]
 SHARE_CODE = re.compile(rb"/(?:s|t)/([A-Za-z0-9_-]{10,40})/")
 
 CONTROL = "\x00\x01\x08\t\n\r\x1b\x7f\x85\x9b"
@@ -150,6 +152,7 @@ class Browser:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         self.forces: list[int] = []
         self.tables: list[int] = []
+        self.boxes: list[int] = []
         self.codes: list[str] = []
         self.versions: dict[str, int] = {}
         self.slowest = (0.0, "")
@@ -209,7 +212,11 @@ class Browser:
             self.failures.append(
                 f"{status} {method} {path} fields={shown!r} upload={(upload or '')[:80]!r}"
             )
-        for pattern, found in ((FORCE_ID, self.forces), (TABLE_ID, self.tables)):
+        for pattern, found in (
+            (FORCE_ID, self.forces),
+            (TABLE_ID, self.tables),
+            (BOX_ID, self.boxes),
+        ):
             for match in pattern.findall(content[:200_000]):
                 if int(match) not in found:
                     found.append(int(match))
@@ -269,7 +276,7 @@ class Browser:
         version = self.versions.get(f"/forces/{force}/", 0) + rng.choice([0, 0, 0, -1, 1])
         table_version = self.versions.get(f"/tables/{table}/", 0) + rng.choice([0, 0, 0, -1])
         item = rng.choice([*IDS, text])
-        kind = rng.randrange(24)
+        kind = rng.randrange(27)
         if kind < 7:
             action = rng.choice(
                 [
@@ -418,6 +425,44 @@ class Browser:
             self.send(
                 "POST", f"/forces/{force}/delete/" if rng.random() < 0.2 else f"/forces/{force}/"
             )
+        elif kind == 24:
+            # Terrain boxes: the form with careless counts, a hostile document, edit, delete.
+            others_boxes = [b for other in everyone if other is not self for b in other.boxes]
+            box = self.some_id(self.boxes, others_boxes)
+            counts = {f"count-{rng.choice(PIECES)}": rng.choice(NUMBERS) for _ in range(3)}
+            choice = rng.randrange(4)
+            if choice == 0:
+                self.send("POST", "/tables/boxes/new/", {"name": text} | counts)
+            elif choice == 1:
+                self.send("POST", "/tables/boxes/import/", {}, upload=hostile_json(rng))
+            elif choice == 2:
+                self.send("POST", f"/tables/boxes/{box}/", {"name": text} | counts)
+            else:
+                self.send("POST", f"/tables/boxes/{box}/delete/")
+        elif kind == 25:
+            # Undo and redo (from stale tabs too), and a brush with symmetric editing.
+            if rng.random() < 0.5:
+                step = rng.choice(["undo", "redo"])
+                self.send("POST", f"/tables/{table}/{step}/", {"version": table_version})
+            else:
+                query = urllib.parse.urlencode(
+                    {
+                        "brush": rng.choice(["open", "cover", "blocking", text]),
+                        "sym": rng.choice(["point", "mirror", text]),
+                    }
+                )
+                fields = {"q": rng.choice(["1", number]), "r": "2", "version": table_version}
+                self.send("POST", f"/tables/{table}/terrain/?{query}", fields, htmx=True)
+        elif kind == 26:
+            # Generation from a terrain box (the owner's, or any counts typed in the URL).
+            box_text = rng.choice(
+                ["building-6:2,wall-3:4,hill-7:1,crates:6", "crates:2", text, number]
+            )
+            fields = {"seed": rng.choice(["1", number]), "coverage": "0.45", "box": box_text}
+            if rng.random() < 0.5:
+                self.send("GET", "/tables/new/?" + urllib.parse.urlencode(fields))
+            else:
+                self.send("POST", "/tables/save/", fields | {"symmetry": "none"})
         elif kind == 22:
             # A declared body over the limit: refused before it is read.
             self.send_declared_oversize()
@@ -453,6 +498,10 @@ class Browser:
         for table in self.tables[-4:]:
             for suffix in ("", "?mode=sightlines", "table.json", "table.png", "setup.pdf"):
                 self.send("GET", f"/tables/{table}/{suffix}")
+        self.send("GET", "/tables/boxes/")
+        for box in self.boxes[-4:]:
+            for suffix in ("", "box.json"):
+                self.send("GET", f"/tables/boxes/{box}/{suffix}")
 
 
 def main() -> int:
