@@ -88,8 +88,10 @@ lint: setup
 ## test: every check and every test
 test: setup system checkers lint pytest
 
+# On every core (pytest-xdist; each worker has its own test database). PYTEST_WORKERS=0 runs
+# in one process, e.g. to debug a test with -s.
 pytest: setup
-	$(BIN)/pytest
+	$(BIN)/pytest -n $${PYTEST_WORKERS:-auto}
 
 ## load: 100 users for 60 s against a running `make serve` (see docs/performance.md)
 load: setup

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from hypothesis import settings as hypothesis_settings
+
+# No per-example deadline: hypothesis's default 200 ms turns a busy machine (CI's two cores
+# running two test workers, a browser and a PDF renderer) into flaky failures that test
+# nothing. Requests are bounded by the site's own limits, tested where they are set.
+hypothesis_settings.register_profile("onefinity", deadline=None)
+hypothesis_settings.load_profile("onefinity")
 
 OWNER_PASSWORD = "a-long-pass-phrase"
 
