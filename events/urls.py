@@ -1,6 +1,6 @@
 from django.urls import path
 
-from events import views
+from events import entry_views, round_views, views
 
 app_name = "events"
 
@@ -10,7 +10,7 @@ app_name = "events"
 urlpatterns = [
     path("events/", views.my_events, name="mine"),
     path("events/new/", views.event_new, name="new"),
-    path("events/join/<str:join_code>/", views.join, name="join"),
+    path("events/join/<str:join_code>/", entry_views.join, name="join"),
     path("events/<int:event_id>/", views.dashboard, name="dashboard"),
     path("events/<int:event_id>/edit/", views.event_edit, name="edit"),
     path("events/<int:event_id>/delete/", views.event_delete, name="delete"),
@@ -30,22 +30,28 @@ urlpatterns = [
     path("events/<int:event_id>/event.pdf", views.event_pdf, name="event-pdf"),
     path("events/<int:event_id>/lists.csv", views.lists_csv, name="lists-csv"),
     path("events/<int:event_id>/lists.zip", views.lists_zip, name="lists-zip"),
-    path("events/<int:event_id>/pairings/import/", views.pairings_import, name="pairings-import"),
-    path("events/<int:event_id>/rounds/", views.published_rounds, name="rounds"),
-    path("events/<int:event_id>/rounds/<int:round_number>/", views.round_detail, name="round"),
+    path(
+        "events/<int:event_id>/pairings/import/",
+        round_views.pairings_import,
+        name="pairings-import",
+    ),
+    path("events/<int:event_id>/rounds/", entry_views.published_rounds, name="rounds"),
+    path(
+        "events/<int:event_id>/rounds/<int:round_number>/", round_views.round_detail, name="round"
+    ),
     path(
         "events/<int:event_id>/rounds/<int:round_number>/tables/",
-        views.round_tables,
+        round_views.round_tables,
         name="round-tables",
     ),
     path(
         "events/<int:event_id>/rounds/<int:round_number>/pairings/",
-        views.round_pairings,
+        round_views.round_pairings,
         name="round-pairings",
     ),
     path(
         "events/<int:event_id>/rounds/<int:round_number>/publish/",
-        views.round_publish,
+        round_views.round_publish,
         name="round-publish",
     ),
     path(
@@ -53,11 +59,11 @@ urlpatterns = [
         views.round_sheets_pdf,
         name="round-sheets-pdf",
     ),
-    path("events/<int:event_id>/me/", views.me, name="me"),
-    path("events/<int:event_id>/me/submit/", views.submit, name="submit"),
-    path("events/<int:event_id>/me/new-list/", views.new_list, name="new-list"),
-    path("events/<int:event_id>/me/withdraw/", views.withdraw, name="withdraw"),
-    path("events/<int:event_id>/me/leave/", views.leave, name="leave"),
-    path("events/<int:event_id>/lists/", views.reveal, name="reveal"),
-    path("events/<int:event_id>/lists/<str:list_code>/", views.snapshot, name="snapshot"),
+    path("events/<int:event_id>/me/", entry_views.me, name="me"),
+    path("events/<int:event_id>/me/submit/", entry_views.submit, name="submit"),
+    path("events/<int:event_id>/me/new-list/", entry_views.new_list, name="new-list"),
+    path("events/<int:event_id>/me/withdraw/", entry_views.withdraw, name="withdraw"),
+    path("events/<int:event_id>/me/leave/", entry_views.leave, name="leave"),
+    path("events/<int:event_id>/lists/", entry_views.reveal, name="reveal"),
+    path("events/<int:event_id>/lists/<str:list_code>/", entry_views.snapshot, name="snapshot"),
 ]
