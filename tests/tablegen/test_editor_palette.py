@@ -369,3 +369,9 @@ def test_a_painting_brush_marks_the_map_for_dragging_and_others_do_not(owner_cli
     assert 'data-drag="paint"' in view({"brush": "open"})
     for query in ({}, {"brush": "remove"}, {"brush": "piece:crate"}):
         assert "data-drag" not in view(query)
+
+
+def test_the_map_of_links_is_a_group_of_controls_to_assistive_technology(owner_client, table):
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    assert 'class="table-map" role="group" aria-label="Garage: Terrain"' in page
+    assert 'class="table-map" role="img"' not in page
