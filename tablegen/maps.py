@@ -9,6 +9,7 @@ the map works the same without JavaScript.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -288,6 +289,19 @@ def preview(
     return frozenset(board.hexes[i] for i in covered), ""
 
 
+_VIEWBOX = re.compile(r'viewBox="0 0 (\d+) (\d+)"')
+
+
+def at_true_size(picture: str) -> str:
+    """A piece's picture drawn at its own size (the renderer gives it a viewBox only, so a
+    page would stretch every picture to one box and a crate would look as big as a
+    building)."""
+    found = _VIEWBOX.search(picture)
+    if found is None:
+        return picture
+    return picture.replace("<svg ", f'<svg width="{found[1]}" height="{found[2]}" ', 1)
+
+
 def piece_palette(
     library: TerrainLibrary, brush: Brush, at: Callable[..., str], symmetry: str
 ) -> list[tuple[str, str, list[dict[str, Any]]]]:
@@ -300,7 +314,7 @@ def piece_palette(
             [
                 {
                     "piece": piece,
-                    "picture": piece_svg(piece),
+                    "picture": at_true_size(piece_svg(piece, size=9)),
                     "href": at(mode="terrain", **editing(Brush(PIECE + piece.id, piece), symmetry)),
                     "current": brush.piece is not None and brush.piece.id == piece.id,
                 }
@@ -395,7 +409,9 @@ def map_context(
         "brush_colour": colour(brush.kind) if brush.paints else "",
         "pieces": piece_palette(library, brush, at, symmetry) if editable else [],
         "remove_href": at(mode="terrain", **editing(Brush(REMOVE), symmetry)),
-        "piece_picture": piece_svg(brush.piece, brush.turn, size=16) if brush.piece else "",
+        "piece_picture": (
+            at_true_size(piece_svg(brush.piece, brush.turn, size=14)) if brush.piece else ""
+        ),
         "rotate_href": (
             at(mode="terrain", **editing(brush.rotated(), symmetry), **selection)
             if brush.piece is not None and len(brush.piece.turns) > 1
@@ -418,6 +434,8 @@ def map_context(
             if not key or table.board.symmetry(key) is not None
         ],
         "edit_url": f"{edit_url}?{urlencode(painting)}" if edit_url and painting else edit_url,
+        # Undo and redo keep the brush, its turn and symmetric editing, as edits do.
+        "editing_query": f"?{urlencode(painting)}" if painting else "",
         "version": version,
         "legend": legend(rules),
         "notes": metric_notes(rules),

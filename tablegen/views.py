@@ -308,7 +308,11 @@ def table_step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
         return _refused(request, table, f"Nothing to {'undo' if offset < 0 else 'redo'}.")
     if request.htmx:
         return _render_editor(request, table)
-    return redirect(table)
+    brush = read_brush(request.GET, _rules(), _library())
+    settings = editing(brush, read_symmetry(request.GET.get("sym"), table.to_spec()))
+    if not settings:
+        return redirect(table)
+    return redirect(f"{table.get_absolute_url()}?{urlencode({'mode': 'terrain', **settings})}")
 
 
 @require_POST

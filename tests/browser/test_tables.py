@@ -4,6 +4,7 @@ download the PNG and the setup sheet."""
 from __future__ import annotations
 
 import io
+import itertools
 from pathlib import Path
 
 import pytest
@@ -168,10 +169,19 @@ def test_a_press_drag_and_release_paints_a_stroke_as_one_change(page: Page, live
     expect(page.locator("[data-table-map] a.stroke")).to_have_count(0)
     screenshot(page, "table-editor-stroke-painted-desktop")
 
+    # Enter on a focused hex paints that hex, for keyboard users.
+    hex_at(page, "4,6").focus()
+    page.keyboard.press("Enter")
+    settled(page)
+    assert kind_of(page, "4,6") == "Blocking scenery" and len(posts) == 2
+    page.get_by_role("button", name="Undo").click()
+    settled(page)
+    assert kind_of(page, "4,6") == "Open ground"
+
     # A plain click still paints one hex; undo takes the whole stroke back at once.
     hex_at(page, "5,6").click()
     settled(page)
-    assert kind_of(page, "5,6") == "Blocking scenery" and len(posts) == 2
+    assert kind_of(page, "5,6") == "Blocking scenery" and len(posts) == 3
     page.get_by_role("button", name="Undo").click()
     settled(page)
     assert kind_of(page, "5,6") == "Open ground" and kind_of(page, "0,3") == "Blocking scenery"
@@ -352,3 +362,36 @@ def test_the_editor_passes_axe_and_the_nu_html_checker(
     context.close()
     errors = markup_errors(html, ROOT / "test-artifacts" / "markup" / f"table-editor-{suffix}")
     assert errors == {}, errors
+
+
+def test_on_a_touch_screen_a_tap_paints_once_and_a_finger_drag_paints_a_stroke(
+    browser: Browser, live_server
+):
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    an_empty_table(page, live_server.url)
+    palette(page, "Elevated (platform, hill)").click()
+    settled(page)
+    posts = terrain_posts(page)
+    x, y = centre(page, "2,2")
+    page.touchscreen.tap(x, y)
+    settled(page)
+    assert kind_of(page, "2,2") == "Elevated (platform, hill)" and len(posts) == 1
+    # A finger dragged along a row (Chromium's own touch events, as a phone sends them).
+    path = ["-1,5", "0,5", "1,5", "2,5", "3,5"]
+    points = [centre(page, spot) for spot in path]
+    touch = context.new_cdp_session(page)
+
+    def finger(kind: str, x: float, y: float) -> None:
+        points_now = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points_now})
+
+    finger("touchStart", *points[0])
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        for step in range(1, 5):
+            finger("touchMove", x0 + (x1 - x0) * step / 4, y0 + (y1 - y0) * step / 4)
+    finger("touchEnd", *points[-1])
+    settled(page)
+    assert [kind_of(page, spot) for spot in path] == ["Elevated (platform, hill)"] * len(path)
+    assert len(posts) == 2 and sideways(page) <= 0
+    context.close()

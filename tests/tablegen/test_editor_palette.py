@@ -153,13 +153,22 @@ def test_the_palette_offers_every_library_piece_by_role_keeping_symmetric_editin
         assert f"brush=piece%3A{piece.id}&amp;sym=point" in page
         assert f"<span>{piece.name}</span>" in page
     assert "brush=remove&amp;sym=point" in page and "Remove piece" in page
+    # Drawn to one scale: a crate is smaller than a large hill.
+    sizes = dict(
+        re.findall(
+            r'brush=piece%3A([a-z0-9-]+)&amp;sym=point"><span class="piece-thumb"><svg '
+            r'width="(\d+)"',
+            page,
+        )
+    )
+    assert int(sizes["crate"]) < int(sizes["shack-2"]) < int(sizes["hill-7"])
 
 
 def test_a_chosen_piece_shows_with_its_turn_and_its_footprint_rides_on_the_map(owner_client, table):
     page = owner_client.get(
         f"/tables/{table.pk}/", {"brush": "piece:building-5-l", "turn": "2"}
     ).content.decode()
-    assert 'aria-current="true"><svg' in page  # the piece chosen in the palette
+    assert 'aria-current="true"><span class="piece-thumb"><svg' in page  # chosen in the list
     assert "L-shaped building, 5 hexes</strong><br>Turned 120°" in page
     footprint = re.search(r'data-footprint="([^"]+)"', page)
     assert footprint is not None
@@ -375,3 +384,22 @@ def test_the_map_of_links_is_a_group_of_controls_to_assistive_technology(owner_c
     page = owner_client.get(f"/tables/{table.pk}/").content.decode()
     assert 'class="table-map" role="group" aria-label="Garage: Terrain"' in page
     assert 'class="table-map" role="img"' not in page
+
+
+def test_undo_and_redo_keep_the_brush_its_turn_and_symmetric_editing(owner_client, table):
+    query = "brush=piece%3Abuilding-4&turn=1&sym=point"
+    escaped = query.replace("&", "&amp;")
+    page = owner_client.get(f"/tables/{table.pk}/?{query}").content.decode()
+    assert f'action="/tables/{table.pk}/undo/?{escaped}"' in page
+    assert f'action="/tables/{table.pk}/redo/?{escaped}"' in page
+    click(owner_client, table, query, q=1, r=1)
+    table.refresh_from_db()
+    response = owner_client.post(
+        f"/tables/{table.pk}/undo/?{query}", {"version": table.version}, headers=HTMX
+    )
+    assert response.status_code == 200 and terrain(table) == {}
+    assert f'data-edit-url="/tables/{table.pk}/terrain/?{escaped}"' in response.content.decode()
+    table.refresh_from_db()
+    response = owner_client.post(f"/tables/{table.pk}/redo/?{query}", {"version": table.version})
+    assert response["Location"] == f"/tables/{table.pk}/?mode=terrain&{query}"
+    assert len(terrain(table)) == 8
