@@ -117,8 +117,15 @@
     stroke.y = y;
   };
 
+  const dropStroke = () => {
+    for (const link of stroke.links.values()) link.classList.remove("stroke");
+    stroke = null;
+  };
+
   document.addEventListener("pointerdown", (event) => {
-    if (!event.isPrimary || event.button !== 0 || stroke) return;
+    if (!event.isPrimary || event.button !== 0) return;
+    // A stroke whose release never came (let go outside the window) is not made.
+    if (stroke) dropStroke();
     const link = hexLink(event.target);
     const view = link && link.closest("#table-view");
     if (!view || view.dataset.drag !== "paint" || !view.dataset.editUrl) return;
@@ -151,9 +158,7 @@
   });
 
   document.addEventListener("pointercancel", (event) => {
-    if (!stroke || event.pointerId !== stroke.pointerId) return;
-    for (const link of stroke.links.values()) link.classList.remove("stroke");
-    stroke = null;
+    if (stroke && event.pointerId === stroke.pointerId) dropStroke();
   });
 
   document.addEventListener("dragstart", (event) => {
