@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,6 +25,9 @@ from tablegen.engine.library import terrain_library
 from tablegen.engine.packs import MAX_PACK
 from tablegen.engine.render import kinds
 from tablegen.engine.tables import MAX_NAME_LENGTH, TableDocumentError, read_name
+
+# A hex as a stroke names it: "q,r" (the board's coordinates are far below 6 digits).
+HEX_SPOT = re.compile(r"(-?\d{1,6}),(-?\d{1,6})")
 
 
 def clean_table_name(value: str) -> str:
@@ -127,17 +131,22 @@ class EmptyBoardForm(forms.Form):
 
 
 class TerrainForm(forms.Form):
-    """One hex's terrain as the editor sends it: the hex, the kind ("" for open ground; none
-    at all to move the hex on to the next kind) and the version the page showed."""
+    """What the editor sends for the terrain: one hex (q, r), or a stroke dragged across
+    hexes ("q,r q,r ..." in `hexes`, at most `most`: the board's size); the kind ("" for
+    open ground; none at all for the brush's, or to move the hex on to the next kind) and the
+    version the page showed."""
 
-    q = forms.IntegerField(min_value=-10_000, max_value=10_000)
-    r = forms.IntegerField(min_value=-10_000, max_value=10_000)
+    q = forms.IntegerField(min_value=-10_000, max_value=10_000, required=False)
+    r = forms.IntegerField(min_value=-10_000, max_value=10_000, required=False)
     kind = forms.CharField(required=False, strip=False, max_length=80)
+    hexes = forms.CharField(required=False)
 
-    def __init__(self, data: Any, rules: TableRules) -> None:
+    def __init__(self, data: Any, rules: TableRules, most: int) -> None:
         super().__init__(data)
         self.rules = rules
+        self.most = most
         self.cycles = "kind" not in data
+        self.stroke = "hexes" in data
 
     def clean_kind(self) -> str | None:
         kind: str = self.cleaned_data["kind"]
@@ -145,17 +154,57 @@ class TerrainForm(forms.Form):
             raise forms.ValidationError(self.kind_choices())
         return kind or None
 
+    def clean_hexes(self) -> list[tuple[int, int]]:
+        """The stroke's hexes in the order painted, each once; the count is checked before
+        anything is parsed, so a huge stroke costs no more than splitting it."""
+        if not self.stroke:
+            return []
+        spots = self.cleaned_data["hexes"].split()
+        if not spots:
+            raise forms.ValidationError("That stroke names no hex.")
+        if len(spots) > self.most:
+            raise forms.ValidationError(
+                f"A stroke paints at most {self.most:,} hexes (the whole board); "
+                f"that one names {len(spots):,}."
+            )
+        found = []
+        for spot in spots:
+            match = HEX_SPOT.fullmatch(spot)
+            if match is None:
+                raise forms.ValidationError("That stroke names a hex that is not on the table.")
+            found.append((int(match[1]), int(match[2])))
+        return list(dict.fromkeys(found))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.stroke and (data.get("q") is None or data.get("r") is None):
+            self.add_error("q", "That hex is not on the table.")
+        return data
+
     def kind_choices(self) -> str:
         names = [kind.name for kind in kinds(self.rules)]
         return f"Choose open ground, {', '.join(names[:-1])} or {names[-1]}."
 
     def problem(self) -> str:
         """Why the edit was refused, in one sentence."""
-        return self.kind_choices() if "kind" in self.errors else "That hex is not on the table."
+        if "kind" in self.errors:
+            return self.kind_choices()
+        if "hexes" in self.errors:
+            return str(self.errors["hexes"][0])
+        return "That hex is not on the table."
 
     @property
     def hex(self) -> tuple[int, int]:
-        return (self.cleaned_data["q"], self.cleaned_data["r"])
+        """The hex clicked (a stroke's first)."""
+        return self.targets[0]
+
+    @property
+    def targets(self) -> list[tuple[int, int]]:
+        """Every hex the edit names: the stroke's, or the one clicked."""
+        if self.stroke:
+            hexes: list[tuple[int, int]] = self.cleaned_data["hexes"]
+            return hexes
+        return [(self.cleaned_data["q"], self.cleaned_data["r"])]
 
 
 def sent_version(data: Any, current: int) -> int:

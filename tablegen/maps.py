@@ -9,7 +9,9 @@ the map works the same without JavaScript.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils.http import urlencode
@@ -17,9 +19,10 @@ from django.utils.http import urlencode
 from onefinity.rules.hexgrid import Hex
 from onefinity.rules.lineoffire import line_of_fire
 from onefinity.rules.ruleset import TableRules
-from tablegen.engine.library import terrain_library
+from tablegen.engine.edits import EditError, footprint, mapping, remove_piece, stamp
+from tablegen.engine.library import Piece, TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table, sightlines
-from tablegen.engine.render import Overlay, kinds, legend, svg
+from tablegen.engine.render import Overlay, colour, kinds, legend, piece_svg, svg
 from tablegen.engine.tables import TableSpec
 
 MODES = {
@@ -31,14 +34,70 @@ MODES = {
 }
 
 
-# The palette's brush for open ground (a hex's kind is None there).
+# The palette's brushes besides the terrain kinds: open ground (a hex's kind is None there),
+# taking a whole piece away, and a library piece ("piece:<id>"; ids never hold a colon).
 OPEN = "open"
+REMOVE = "remove"
+PIECE = "piece:"
+TURNS = ("0", "1", "2", "3", "4", "5")
 
 
-def read_brush(value: str | None, rules: TableRules) -> str:
-    """The editor's brush from the query: "open", a terrain kind, or "" (each click moves
-    the hex on to the next kind) for anything else."""
-    return value if value == OPEN or (value and value in rules.terrain) else ""
+@dataclass(frozen=True)
+class Brush:
+    """What a click on a hex does in the editor, as the query carries it (`brush`, `turn`).
+
+    "" (no brush) moves the hex on to the next kind; "open" or a terrain kind paints, by a
+    click or a stroke dragged across hexes; "piece:<id>" sets a library piece down with its
+    anchor on the hex, turned `turn` steps of 60 degrees clockwise; "remove" takes the whole
+    piece on the hex away."""
+
+    key: str = ""
+    piece: Piece | None = None
+    turn: int = 0
+
+    @property
+    def paints(self) -> bool:
+        return bool(self.key) and self.piece is None and self.key != REMOVE
+
+    @property
+    def kind(self) -> str | None:
+        """The kind a painting brush sets (None: open ground)."""
+        return None if self.key == OPEN or not self.paints else self.key
+
+    @property
+    def removes(self) -> bool:
+        return self.key == REMOVE
+
+    @property
+    def degrees(self) -> int:
+        return 60 * self.turn
+
+    def query(self) -> dict[str, str]:
+        """The brush as its links carry it (the turn only for a piece, and only when turned)."""
+        found = {"brush": self.key} if self.key else {}
+        if self.piece is not None and self.turn:
+            found["turn"] = str(self.turn)
+        return found
+
+    def rotated(self) -> Brush:
+        """The piece turned on to its next distinct footprint (a round piece stays)."""
+        if self.piece is None:
+            return self
+        turns = self.piece.turns
+        later = [turn for turn in turns if turn > self.turn]
+        return replace(self, turn=later[0] if later else turns[0])
+
+
+def read_brush(query: Mapping[str, str], rules: TableRules, library: TerrainLibrary) -> Brush:
+    """The editor's brush from the query; anything unknown is no brush (each click moves the
+    hex on to the next kind), a turn other than 0 to 5 is no turn."""
+    value = query.get("brush") or ""
+    if value in (OPEN, REMOVE) or value in rules.terrain:
+        return Brush(value)
+    if value.startswith(PIECE) and (piece := library.pieces.get(value[len(PIECE) :])):
+        turn = query.get("turn") or "0"
+        return Brush(value, piece, int(turn) if turn in TURNS else 0)
+    return Brush()
 
 
 SYMMETRIC_EDITING = {"point": "Point", "mirror": "Mirror"}
@@ -52,9 +111,9 @@ def read_symmetry(value: str | None, table: TableSpec) -> str:
     return ""
 
 
-def editing(brush: str, symmetry: str) -> dict[str, str]:
+def editing(brush: Brush, symmetry: str) -> dict[str, str]:
     """The editor's settings as they ride in its links and edit URL."""
-    return {k: v for k, v in (("brush", brush), ("sym", symmetry)) if v}
+    return brush.query() | ({"sym": symmetry} if symmetry else {})
 
 
 def metric_notes(rules: TableRules) -> dict[str, dict[str, str]]:
@@ -170,20 +229,109 @@ def overlay(
 WHOLE_TABLE_CODES = frozenset({"table.coverage.low", "table.coverage.high"})
 
 
-def problem_overlay(report: TableReport, selected: Hex | None = None) -> Overlay:
-    """The terrain view: the hexes the verdict's problems concern, and each clear lane from
-    edge to edge drawn as a line (with the hex chosen for editing, if any)."""
+# An open board has a lane from nearly every hex of one edge to nearly every hex of the
+# other (81 on an empty standard board): drawn all, they hide the map. At most one lane
+# from each edge hex, and at most this many, are drawn; the hint says how many there are.
+MAX_LANES_DRAWN = 12
+
+
+def lanes_to_draw(lanes: tuple[tuple[Hex, Hex], ...]) -> tuple[tuple[Hex, Hex], ...]:
+    """Lanes that show where the table is open: no two from one hex or to one hex."""
+    drawn: list[tuple[Hex, Hex]] = []
+    ends: set[Hex] = set()
+    for start, end in lanes:
+        if start not in ends and end not in ends:
+            drawn.append((start, end))
+            ends |= {start, end}
+            if len(drawn) == MAX_LANES_DRAWN:
+                break
+    return tuple(drawn)
+
+
+def problem_overlay(report: TableReport, highlighted: frozenset[Hex] = frozenset()) -> Overlay:
+    """The terrain view: the hexes the verdict's problems concern, and the clear lanes from
+    edge to edge drawn as lines (with the hexes an edit is about, if any)."""
     hexes = frozenset(
         hex_
         for problem in report.problems
         if problem.code not in WHOLE_TABLE_CODES
         for hex_ in problem.hexes
     )
-    return Overlay(
-        highlighted=frozenset({selected}) if selected is not None else frozenset(),
-        problems=hexes,
-        lanes=report.lanes,
-    )
+    return Overlay(highlighted=highlighted, problems=hexes, lanes=lanes_to_draw(report.lanes))
+
+
+def sentence(error: Exception) -> str:
+    """An engine's refusal ("x does not fit there") as a sentence for the page."""
+    text = str(error)
+    return f"{text[:1].upper()}{text[1:]}."
+
+
+def preview(
+    table: TableSpec, library: TerrainLibrary, brush: Brush, symmetry: str, hex_: Hex
+) -> tuple[frozenset[Hex], str]:
+    """What a click on `hex_` with a piece brush or the remove brush would change (the hexes
+    to outline before it is made: the page without JavaScript asks first), or why it cannot."""
+    board = table.board
+    try:
+        if brush.piece is not None:
+            stamp(table, library, brush.piece.id, brush.turn, hex_, symmetry or "none")
+            covered = set(footprint(board, library, brush.piece.id, brush.turn, hex_))
+            image = mapping(board, symmetry or "none")
+            if image is not None:
+                covered |= {image[i] for i in covered}
+        else:
+            after = remove_piece(table, hex_, symmetry or "none")
+            covered = set(table.terrain) - set(after.terrain)
+            if not covered:
+                return frozenset(), f"There is no piece on {spot(hex_)}."
+    except EditError as error:
+        return frozenset(), sentence(error)
+    return frozenset(board.hexes[i] for i in covered), ""
+
+
+_VIEWBOX = re.compile(r'viewBox="0 0 (\d+) (\d+)"')
+
+
+def at_true_size(picture: str) -> str:
+    """A piece's picture drawn at its own size (the renderer gives it a viewBox only, so a
+    page would stretch every picture to one box and a crate would look as big as a
+    building)."""
+    found = _VIEWBOX.search(picture)
+    if found is None:
+        return picture
+    return picture.replace("<svg ", f'<svg width="{found[1]}" height="{found[2]}" ', 1)
+
+
+def piece_palette(
+    library: TerrainLibrary, brush: Brush, at: Callable[..., str], symmetry: str
+) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """The library's pieces to stamp, by role: (role id, its name, each piece's name, small
+    picture, link and whether it is the brush)."""
+    return [
+        (
+            role,
+            name,
+            [
+                {
+                    "piece": piece,
+                    "picture": at_true_size(piece_svg(piece, size=9)),
+                    "href": at(mode="terrain", **editing(Brush(PIECE + piece.id, piece), symmetry)),
+                    "current": brush.piece is not None and brush.piece.id == piece.id,
+                }
+                for piece in pieces
+            ],
+        )
+        for role, name, pieces in library.by_role()
+        if pieces
+    ]
+
+
+def as_controls(picture: str) -> str:
+    """The map as the page shows it: its hexes are links, and a picture holding controls is
+    a group of them to assistive technology, not an image (an image's content is not read
+    out: axe's nested-interactive). The renderer names every picture an image, as a printed
+    sheet's is; only its root element, the first, is renamed."""
+    return picture.replace(' role="img"', ' role="group"', 1)
 
 
 def map_context(
@@ -209,17 +357,25 @@ def map_context(
     source = hex_param(query.get("from"), table)
     target = hex_param(query.get("to"), table)
     selected = hex_param(query.get("hex"), table)
+    library = terrain_library(tuple(rules.terrain))
+    brush = read_brush(query, rules, library) if editable else Brush()
+    symmetry = read_symmetry(query.get("sym"), table)
+    painting = editing(brush, symmetry)
     drawn, explanation = overlay(table, report, rules, mode, source, target)
+    landing: frozenset[Hex] = frozenset()
+    refusal = ""
     if selected is not None and mode == "terrain":
-        drawn = problem_overlay(report, selected)
+        if brush.piece is not None or brush.removes:
+            landing, refusal = preview(table, library, brush, symmetry, selected)
+        drawn = problem_overlay(report, landing | {selected})
     joiner = "&" if "?" in base else "?"
 
     def at(**values: str) -> str:
         return f"{base}{joiner}{urlencode(values)}"
 
-    brush = read_brush(query.get("brush"), rules)
-    symmetry = read_symmetry(query.get("sym"), table)
-    painting = editing(brush, symmetry)
+    # Turning the piece or switching symmetry keeps the hex chosen (the page without
+    # JavaScript shows where the piece would land before it is set down).
+    selection = {"hex": spot(selected)} if selected is not None and mode == "terrain" else {}
 
     def link(hex_: Hex) -> str:
         if mode == "lof":
@@ -234,7 +390,7 @@ def map_context(
         "spec": table,
         "report": report,
         "metrics": report.metrics,
-        "picture": svg(table, drawn, link, title=f"{table.name}: {MODES[mode]}"),
+        "picture": as_controls(svg(table, drawn, link, title=f"{table.name}: {MODES[mode]}")),
         "mode": mode,
         "modes": [(key, name, at(mode=key)) for key, name in MODES.items()],
         "base": base,
@@ -242,28 +398,48 @@ def map_context(
         "target": target,
         "selected": selected,
         "selected_kind": (
-            (None if brush == OPEN else brush)
-            if brush
-            else (table.kind_at(selected) if selected else None)
+            brush.kind if brush.paints else (table.kind_at(selected) if selected else None)
         ),
         "brush": brush,
         "brushes": [
-            (key, name, at(mode="terrain", **editing(key, symmetry)))
-            for key, name in [("", "Cycle"), (OPEN, "Open ground")]
-            + [(kind.id, kind.name) for kind in kinds(rules)]
+            (key, name, swatch, at(mode="terrain", **editing(Brush(key), symmetry)))
+            for key, name, swatch in [("", "Cycle", ""), (OPEN, "Open ground", colour(None))]
+            + [(kind.id, kind.name, colour(kind.id)) for kind in kinds(rules)]
         ],
+        "brush_colour": colour(brush.kind) if brush.paints else "",
+        "pieces": piece_palette(library, brush, at, symmetry) if editable else [],
+        "remove_href": at(mode="terrain", **editing(Brush(REMOVE), symmetry)),
+        "piece_picture": (
+            at_true_size(piece_svg(brush.piece, brush.turn, size=14)) if brush.piece else ""
+        ),
+        "rotate_href": (
+            at(mode="terrain", **editing(brush.rotated(), symmetry), **selection)
+            if brush.piece is not None and len(brush.piece.turns) > 1
+            else ""
+        ),
+        # The piece's hexes turned, with their colours, for the outline under the pointer.
+        "footprint": (
+            " ".join(f"{dq},{dr},{colour(kind)}" for dq, dr, kind in brush.piece.cells(brush.turn))
+            if brush.piece is not None
+            else ""
+        ),
+        "landing": landing,
+        "refusal": refusal,
         "explanation": explanation,
         "editable": editable,
         "symmetry": symmetry,
         "symmetries": [
-            (key, name, at(mode="terrain", **editing(brush, key)))
+            (key, name, at(mode="terrain", **editing(brush, key), **selection))
             for key, name in [("", "Off"), *SYMMETRIC_EDITING.items()]
             if not key or table.board.symmetry(key) is not None
         ],
         "edit_url": f"{edit_url}?{urlencode(painting)}" if edit_url and painting else edit_url,
+        # Undo and redo keep the brush, its turn and symmetric editing, as edits do.
+        "editing_query": f"?{urlencode(painting)}" if painting else "",
         "version": version,
         "legend": legend(rules),
         "notes": metric_notes(rules),
         "heat_label": drawn.heat_label,
+        "lanes_drawn": len(drawn.lanes),
         "kinds": [("", "Open ground")] + [(kind.id, kind.name) for kind in kinds(rules)],
     }

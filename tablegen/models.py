@@ -23,6 +23,7 @@ from accounts.ownership import (
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Hex
 from tablegen import packwork
+from tablegen.engine import edits
 from tablegen.engine.boxes import (
     BOX_FORMAT,
     BOX_VERSION,
@@ -32,7 +33,7 @@ from tablegen.engine.boxes import (
     encode_counts,
     read_box_document,
 )
-from tablegen.engine.edits import next_kind, paint
+from tablegen.engine.edits import EditError, next_kind, paint
 from tablegen.engine.generate import Parameters
 from tablegen.engine.library import TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table, report_summary
@@ -239,6 +240,32 @@ class Table(Owned, Shareable):
         spec = self.to_spec()
         kind = spec.kind_at(hex_) if hex_ in spec.board else None
         return self.paint([hex_], next_kind(kind, current_ruleset().table), expected, symmetry)
+
+    def stamp(
+        self,
+        piece_id: str,
+        turn: int,
+        anchor: Hex,
+        expected: int | None = None,
+        symmetry: str = "none",
+    ) -> TableReport | None:
+        """Set a library piece down, turned `turn` steps of 60 degrees with its anchor on
+        `anchor`, over whatever was there (with a symmetry, its image too) as a new version;
+        EditError (nothing saved) when it does not fit, StaleVersion as ``record``."""
+        old = self.to_spec()
+        spec = edits.stamp(old, _library(), piece_id, turn, anchor, symmetry=symmetry or "none")
+        return self.record(spec, expected, before=old.terrain)
+
+    def remove_piece(
+        self, hex_: Hex, expected: int | None = None, symmetry: str = "none"
+    ) -> TableReport | None:
+        """Take away the whole piece on `hex_` (with a symmetry, the one on its image too) as
+        a new version; EditError (nothing saved) when there is none there."""
+        old = self.to_spec()
+        spec = edits.remove_piece(old, hex_, symmetry=symmetry or "none")
+        if spec.terrain == old.terrain:
+            raise EditError(f"there is no piece on {hex_[0]},{hex_[1]}")
+        return self.record(spec, expected, before=old.terrain)
 
     def rename(self, name: str, expected: int | None = None) -> None:
         self.record(replace(self.to_spec(), name=name), expected)

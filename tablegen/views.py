@@ -31,11 +31,12 @@ from onefinity.rules.text import normalize_name
 from tablegen.box_views import box_choices
 from tablegen.engine.edits import EditError
 from tablegen.engine.generate import GenerationError, generate_table
+from tablegen.engine.library import TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.render import png
 from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, TerrainForm, sent_version
-from tablegen.maps import OPEN, editing, map_context, read_brush, read_symmetry, spot
+from tablegen.maps import editing, map_context, read_brush, read_symmetry, sentence, spot
 from tablegen.models import Pack, Table
 from tablegen.printing import qr_svg, setup_pdf
 
@@ -51,10 +52,17 @@ STALE = (
     "This table was changed in another tab or window since your page was drawn. "
     "Your change was not saved: the map below is the latest; make it again."
 )
+PAINT_FIRST = (
+    "To paint several hexes at once, choose open ground or a kind of terrain as the brush."
+)
 
 
 def _rules() -> TableRules:
     return current_ruleset().table
+
+
+def _library() -> TerrainLibrary:
+    return terrain_library(tuple(_rules().terrain))
 
 
 def _board() -> Board:
@@ -234,38 +242,59 @@ def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Set (kind given) or cycle (no kind) one hex's terrain."""
+    """What a click on a hex (or a stroke dragged across hexes) does with the brush in the
+    query: paint, set a library piece down, take a piece away, or (no brush, no kind) move
+    the hex on to the next kind. Every one is a new version, undone as one."""
     table = get_owned_or_404(request, Table, pk)
     sent = sent_version(request.POST, table.version)
     if sent != table.version:
         return _stale(request, table)
     spec = table.to_spec()  # DamagedRecord: the page says so, with the repair
-    form = TerrainForm(request.POST, _rules())
+    form = TerrainForm(request.POST, _rules(), most=len(spec.board))
     if not form.is_valid():
         return _refused(request, table, form.problem())
-    brush = read_brush(request.GET.get("brush"), _rules())
+    brush = read_brush(request.GET, _rules(), _library())
     symmetry = read_symmetry(request.GET.get("sym"), spec)
+    if form.stroke and form.cycles and not brush.paints:
+        return _refused(request, table, PAINT_FIRST)
+    done = ""
     try:
-        if form.cycles and brush:
-            # The palette's brush: one click paints the hex (the page keeps the brush).
-            kind = None if brush == OPEN else brush
-            report = table.paint([form.hex], kind, expected=sent, symmetry=symmetry)
-        elif form.cycles:
-            report = table.cycle(form.hex, expected=sent, symmetry=symmetry)
+        if not form.cycles:
+            report = table.paint(form.targets, form.cleaned_data["kind"], sent, symmetry)
+        elif brush.paints:
+            # The palette's brush: a click or a stroke paints (the page keeps the brush).
+            report = table.paint(form.targets, brush.kind, expected=sent, symmetry=symmetry)
+        elif brush.piece is not None:
+            piece = brush.piece
+            report = table.stamp(piece.id, brush.turn, form.hex, sent, symmetry)
+            done = f"{piece.name} set down at {spot(form.hex)}{_image_too(symmetry)}."
+        elif brush.removes:
+            report = table.remove_piece(form.hex, expected=sent, symmetry=symmetry)
+            done = f"The piece on {spot(form.hex)}{_image_too(symmetry)} removed."
         else:
-            kind = form.cleaned_data["kind"]
-            report = table.paint([form.hex], kind, expected=sent, symmetry=symmetry)
-    except EditError:
+            report = table.cycle(form.hex, expected=sent, symmetry=symmetry)
+    except EditError as error:
+        if brush.piece is not None or brush.removes:
+            return _refused(request, table, sentence(error))
         return _refused(request, table, "That hex is not on the table.")
     except TableDocumentError as error:
         table.refresh_from_db()
         return _refused(request, table, f"That change cannot be saved: {error}.")
     except StaleVersion:
         return _stale(request, table)
+    if done:
+        messages.success(request, done)
     if request.htmx:
         return _render_editor(request, table, report=report)
-    query = urlencode({"mode": "terrain", "hex": spot(form.hex), **editing(brush, symmetry)})
+    # Without JavaScript: back to the map, the painted hex still chosen (a piece is set down
+    # once: its hex is not chosen again, or the page would offer to set it down again).
+    chosen = {} if done or form.stroke else {"hex": spot(form.hex)}
+    query = urlencode({"mode": "terrain", **chosen, **editing(brush, symmetry)})
     return redirect(f"{table.get_absolute_url()}?{query}")
+
+
+def _image_too(symmetry: str) -> str:
+    return f" (and its {symmetry} image)" if symmetry else ""
 
 
 @require_POST
@@ -286,7 +315,11 @@ def table_step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
         return _refused(request, table, f"Nothing to {'undo' if offset < 0 else 'redo'}.")
     if request.htmx:
         return _render_editor(request, table)
-    return redirect(table)
+    brush = read_brush(request.GET, _rules(), _library())
+    settings = editing(brush, read_symmetry(request.GET.get("sym"), table.to_spec()))
+    if not settings:
+        return redirect(table)
+    return redirect(f"{table.get_absolute_url()}?{urlencode({'mode': 'terrain', **settings})}")
 
 
 @require_POST

@@ -124,20 +124,21 @@ def stamp(
     symmetry its image too: the same piece when its image is one of its turns."""
     board = table.board
     covered = footprint(board, library, piece_id, turn, anchor)
+    piece = library.pieces[piece_id]
     placements = [covered]
     image = mapping(board, symmetry)
     if image is not None:
         mirrored = {image[i]: kind for i, kind in covered.items()}
         if mirrored.keys() & covered.keys() and mirrored != covered:
             raise EditError(
-                "its image under the symmetry would overlap it: set it further from the centre"
+                f"{piece.name} would overlap its own image under the symmetry: "
+                "set it down further from the middle of the table"
             )
         if mirrored != covered:
             placements.append(mirrored)
     terrain = dict(table.terrain)
     touched: set[int] = set()
     new = []
-    piece = library.pieces[piece_id]
     for placement in placements:
         terrain.update(placement)
         touched |= placement.keys()

@@ -4,6 +4,7 @@ download the PNG and the setup sheet."""
 from __future__ import annotations
 
 import io
+import itertools
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,8 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 from pypdf import PdfReader
 
-from tests.browser.conftest import PHONE, screenshot, settled
+from tests.browser.conftest import DESKTOP, PHONE, screenshot, settled
+from tests.browser.quality import ROOT, axe_violations, markup_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -90,3 +92,306 @@ def test_a_tournament_pack_shows_progress_and_finishes(page: Page, live_server):
     expect(page.get_by_text("Ready: 6 tables.")).to_be_visible(timeout=30_000)
     # The PDF is made after the tables, three sheets per request, then put together.
     expect(page.get_by_role("link", name="Download the pack PDF")).to_be_visible(timeout=30_000)
+
+
+# --- The editor: palette, strokes, pieces ------------------------------------------------------
+
+
+def an_empty_table(page: Page, base: str, name: str = "Garage") -> None:
+    """A standard-sized empty board, opened in the editor."""
+    page.goto(base + "/tables/new/")
+    page.get_by_text("Or build your own on an empty board").click()
+    page.get_by_label("Name").fill(name)
+    page.get_by_role("button", name="Start building").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)
+
+
+def palette(page: Page, name: str):
+    """A link of the editor's palette (a brush, a piece, Rotate, a symmetry)."""
+    return page.locator(".palette, .editor-bar").get_by_role("link", name=name, exact=True)
+
+
+def hex_at(page: Page, spot: str):
+    """The map's hex "q,r" (its label starts with its coordinates)."""
+    return page.locator(f'[data-table-map] a[aria-label^="{spot} "]')
+
+
+def kind_of(page: Page, spot: str) -> str:
+    label = hex_at(page, spot).get_attribute("aria-label") or ""
+    return label.split(" ", 1)[1]
+
+
+def centre(page: Page, spot: str) -> tuple[float, float]:
+    """Where the hex is in the window (for the mouse: the map is scrolled into view)."""
+    page.locator("[data-table-map] svg").scroll_into_view_if_needed()
+    box = hex_at(page, spot).bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def terrain_posts(page: Page) -> list[str]:
+    sent: list[str] = []
+    page.on(
+        "request",
+        lambda r: (
+            sent.append(r.post_data or "")
+            if r.method == "POST" and r.url.split("?")[0].endswith("/terrain/")
+            else None
+        ),
+    )
+    return sent
+
+
+def sideways(page: Page) -> int:
+    return page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+
+
+def test_a_press_drag_and_release_paints_a_stroke_as_one_change(page: Page, live_server):
+    an_empty_table(page, live_server.url)
+    palette(page, "Blocking scenery").click()
+    settled(page)
+    expect(page.locator("#table-view")).to_have_attribute("data-drag", "paint")
+    posts = terrain_posts(page)
+    path = ["0,3", "1,3", "2,3", "3,3", "3,4", "3,5"]
+    page.mouse.move(*centre(page, path[0]))
+    page.mouse.down()
+    for spot in path[1:]:
+        page.mouse.move(*centre(page, spot), steps=4)
+    expect(page.locator("[data-table-map] a.stroke")).to_have_count(len(path))
+    screenshot(page, "table-editor-stroke-desktop")
+    page.mouse.up()
+    settled(page)
+    expect(hex_at(page, "3,5")).to_have_attribute("aria-label", "3,5 Blocking scenery")
+    assert [kind_of(page, spot) for spot in path] == ["Blocking scenery"] * len(path)
+    assert len(posts) == 1 and posts[0].count("%2C") == len(path)  # one edit, every hex
+    expect(page.locator("[data-table-map] a.stroke")).to_have_count(0)
+    screenshot(page, "table-editor-stroke-painted-desktop")
+
+    # Enter on a focused hex paints that hex, for keyboard users.
+    hex_at(page, "4,6").focus()
+    page.keyboard.press("Enter")
+    settled(page)
+    assert kind_of(page, "4,6") == "Blocking scenery" and len(posts) == 2
+    page.get_by_role("button", name="Undo").click()
+    settled(page)
+    assert kind_of(page, "4,6") == "Open ground"
+
+    # A plain click still paints one hex; undo takes the whole stroke back at once.
+    hex_at(page, "5,6").click()
+    settled(page)
+    assert kind_of(page, "5,6") == "Blocking scenery" and len(posts) == 3
+    page.get_by_role("button", name="Undo").click()
+    settled(page)
+    assert kind_of(page, "5,6") == "Open ground" and kind_of(page, "0,3") == "Blocking scenery"
+    page.get_by_role("button", name="Undo").click()
+    settled(page)
+    assert {kind_of(page, spot) for spot in path} == {"Open ground"}
+
+
+def test_stamping_turning_and_removing_library_pieces(page: Page, live_server):
+    an_empty_table(page, live_server.url)
+    page.get_by_text("Library pieces: choose one to stamp").click()
+    expect(palette(page, "Large hill, 7 hexes")).to_be_visible()
+    screenshot(page, "table-editor-palette-desktop")
+    palette(page, "L-shaped building, 5 hexes").click()
+    settled(page)
+    expect(page.locator(".chosen-piece")).to_contain_text("Turned 0°")
+    # Chosen, the piece shows above the map and the list of pieces closes, as a menu does.
+    expect(palette(page, "Large hill, 7 hexes")).to_be_hidden()
+    palette(page, "Rotate 60°").click()
+    settled(page)
+    expect(page.locator(".chosen-piece")).to_contain_text("Turned 60°")
+    page.keyboard.press("r")
+    settled(page)
+    expect(page.locator(".chosen-piece")).to_contain_text("Turned 120°")
+
+    # Under the pointer, the hexes it would cover; then a click sets it down there.
+    hex_at(page, "4,3").hover()
+    expect(page.locator("[data-table-map] a.ghost")).to_have_count(5)
+    expect(page.locator("[data-table-map] a.ghost.misfit")).to_have_count(0)
+    screenshot(page, "table-editor-piece-hover-desktop")
+    hex_at(page, "4,3").click()
+    settled(page)
+    expect(page.locator("#table-view .messages")).to_contain_text(
+        "L-shaped building, 5 hexes set down at 4,3"
+    )
+    labels = page.locator("[data-table-map] a[aria-label$=' Blocking scenery']")
+    expect(labels).to_have_count(5)
+    screenshot(page, "table-editor-stamped-desktop")
+
+    # Where it would hang off the table the outline is red, and the click is refused.
+    hex_at(page, "0,10").hover()
+    expect(page.locator("[data-table-map] a.ghost.misfit")).to_have_count(3)  # 2 hang off
+    expect(page.locator("[data-table-map] a.ghost:not(.misfit)")).to_have_count(0)
+    hex_at(page, "0,10").click()
+    settled(page)
+    expect(page.locator("#table-view .messages")).to_contain_text(
+        "L-shaped building, 5 hexes does not fit there: part of it is off the table."
+    )
+    expect(labels).to_have_count(5)
+
+    # With point symmetry the piece's image is set down with it, unless they would overlap.
+    palette(page, "Point").click()
+    settled(page)
+    hex_at(page, "1,1").click()
+    settled(page)
+    expect(page.locator("#table-view .messages")).to_contain_text(
+        "set down at 1,1 (and its point image)"
+    )
+    expect(labels).to_have_count(15)
+    hex_at(page, "1,1").hover()
+    screenshot(page, "table-editor-stamped-desktop")
+    hex_at(page, "2,5").click()
+    settled(page)
+    expect(page.locator("#table-view .messages")).to_contain_text("would overlap its own image")
+    expect(labels).to_have_count(15)
+
+    # Remove piece takes the whole piece (and its image) away; Undo puts them back.
+    palette(page, "Remove piece").click()
+    settled(page)
+    hex_at(page, "0,2").click()
+    settled(page)
+    expect(labels).to_have_count(5)
+    assert kind_of(page, "4,3") == "Blocking scenery"
+    page.get_by_role("button", name="Undo").click()
+    settled(page)
+    expect(labels).to_have_count(15)
+
+
+def test_without_javascript_a_piece_is_previewed_then_set_down(
+    page_without_javascript: Page, live_server
+):
+    page = page_without_javascript
+    an_empty_table(page, live_server.url)
+    page.get_by_text("Library pieces: choose one to stamp").click()
+    palette(page, "Hill, 4 hexes").click()
+    hex_at(page, "3,3").click()
+    # The hexes it would cover are outlined first; nothing is saved by looking.
+    expect(page.locator("[data-table-map] a.highlighted")).to_have_count(4)
+    assert kind_of(page, "3,3") == "Open ground"
+    page.get_by_role("button", name="Set the piece down here").click()
+    expect(page.locator(".messages")).to_contain_text("Hill, 4 hexes set down at 3,3")
+    expect(
+        page.locator("[data-table-map] a[aria-label$=' Elevated (platform, hill)']")
+    ).to_have_count(4)
+    # A hex where it cannot go says why, with no button.
+    hex_at(page, "3,10").click()
+    expect(page.locator(".hex-form .refusal")).to_contain_text("does not fit there")
+    expect(page.get_by_role("button", name="Set the piece down here")).to_have_count(0)
+
+
+def test_a_phone_gets_the_palette_without_sideways_scrolling(phone: Page, live_server):
+    an_empty_table(phone, live_server.url)
+    phone.get_by_text("Library pieces: choose one to stamp").click()
+    assert sideways(phone) <= 0
+    screenshot(phone, "table-editor-palette-phone")
+    palette(phone, "Large building, 4 hexes").click()
+    settled(phone)
+    assert sideways(phone) <= 0
+    hex_at(phone, "2,2").click()
+    settled(phone)
+    expect(phone.locator("[data-table-map] a[aria-label$=' Blocking scenery']")).to_have_count(4)
+    palette(phone, "Cover (low walls, crates)").click()
+    settled(phone)
+    path = ["0,6", "1,6", "2,6", "3,6"]
+    phone.mouse.move(*centre(phone, path[0]))
+    phone.mouse.down()
+    for spot in path[1:]:
+        phone.mouse.move(*centre(phone, spot), steps=3)
+    expect(phone.locator("[data-table-map] a.stroke")).to_have_count(len(path))
+    screenshot(phone, "table-editor-stroke-phone")
+    phone.mouse.up()
+    settled(phone)
+    assert [kind_of(phone, spot) for spot in path] == ["Cover (low walls, crates)"] * len(path)
+    assert sideways(phone) <= 0
+    screenshot(phone, "table-editor-stamped-phone")
+
+
+@pytest.mark.parametrize(("viewport", "suffix"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_the_problem_highlights_show_on_the_map(browser: Browser, live_server, viewport, suffix):
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(live_server.url + "/tables/new/?seed=5&coverage=0.45&symmetry=point&mix=balanced")
+    page.get_by_role("button", name="Save this table").click()
+    expect(page.locator(".verdict")).to_have_text("Valid table")
+    # Taking away the large hill and its image opens lanes from edge to edge.
+    page.get_by_text("Library pieces: choose one to stamp").click()
+    palette(page, "Remove piece").click()
+    settled(page)
+    palette(page, "Point").click()
+    settled(page)
+    hex_at(page, "4,1").click()
+    settled(page)
+    expect(page.locator(".issues")).to_contain_text("table.edge-lanes")
+    expect(page.locator("[data-table-map] a.problem")).to_have_count(10)
+    expect(page.locator("[data-table-map] .lane")).not_to_have_count(0)
+    assert sideways(page) <= 0
+    screenshot(page, f"table-editor-problems-{suffix}")
+    page.context.close()
+
+
+@pytest.mark.parametrize(("viewport", "suffix"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_the_editor_passes_axe_and_the_nu_html_checker(
+    browser: Browser, live_server, viewport, suffix
+):
+    # bypass_csp: axe-core is injected as a script, which the site's policy rightly forbids.
+    context = browser.new_context(viewport=viewport, bypass_csp=True)
+    page = context.new_page()
+    an_empty_table(page, live_server.url)
+    editor = page.url.split("?")[0]
+    page.goto(editor + "?brush=piece:hill-4")
+    hex_at(page, "3,3").click()
+    settled(page)
+    views = {
+        "paint": "?brush=blocking&sym=point",
+        "piece": "?brush=piece:building-5-l&turn=2",
+        "piece-hex": "?mode=terrain&hex=2,6&brush=piece:hill-4&sym=mirror",
+        "piece-refused": "?mode=terrain&hex=3,10&brush=piece:hill-4",
+        "remove-hex": "?mode=terrain&hex=3,3&brush=remove",
+    }
+    html = {}
+    for name, query in views.items():
+        page.goto(editor + query)
+        if name == "piece":
+            page.get_by_text("Choose another library piece").click()
+        found = axe_violations(page)
+        assert found == [], f"{name}: {found}"
+        assert sideways(page) <= 0, name
+        html[f"table-editor-{name}"] = page.request.get(editor + query).text()
+    context.close()
+    errors = markup_errors(html, ROOT / "test-artifacts" / "markup" / f"table-editor-{suffix}")
+    assert errors == {}, errors
+
+
+def test_on_a_touch_screen_a_tap_paints_once_and_a_finger_drag_paints_a_stroke(
+    browser: Browser, live_server
+):
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    an_empty_table(page, live_server.url)
+    palette(page, "Elevated (platform, hill)").click()
+    settled(page)
+    posts = terrain_posts(page)
+    x, y = centre(page, "2,2")
+    page.touchscreen.tap(x, y)
+    settled(page)
+    assert kind_of(page, "2,2") == "Elevated (platform, hill)" and len(posts) == 1
+    # A finger dragged along a row (Chromium's own touch events, as a phone sends them).
+    path = ["-1,5", "0,5", "1,5", "2,5", "3,5"]
+    points = [centre(page, spot) for spot in path]
+    touch = context.new_cdp_session(page)
+
+    def finger(kind: str, x: float, y: float) -> None:
+        points_now = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points_now})
+
+    finger("touchStart", *points[0])
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        for step in range(1, 5):
+            finger("touchMove", x0 + (x1 - x0) * step / 4, y0 + (y1 - y0) * step / 4)
+    finger("touchEnd", *points[-1])
+    settled(page)
+    assert [kind_of(page, spot) for spot in path] == ["Elevated (platform, hill)"] * len(path)
+    assert len(posts) == 2 and sideways(page) <= 0
+    context.close()

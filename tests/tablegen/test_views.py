@@ -15,12 +15,19 @@ from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.library import terrain_library
 from tablegen.engine.tables import TableSpec
+from tablegen.maps import MAX_LANES_DRAWN, lanes_to_draw
 from tablegen.models import Pack, Table
 
 pytestmark = pytest.mark.django_db
 
 RULES = current_ruleset().table
 PARAMS = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
+
+
+def the_map(page: str) -> str:
+    """The map's SVG (not the QR code's, nor the palette's pictures of pieces)."""
+    start = page.rindex("<svg", 0, page.index('class="table-map"'))
+    return page[start : page.index("</svg>", start)]
 
 
 @pytest.fixture
@@ -247,7 +254,7 @@ def test_the_editor_reports_problems_with_their_hexes(owner_client, table):
     assert "table.coverage.low" in page and "table.edge-lanes" in page and "Not valid" in page
 
 
-def test_the_map_marks_the_hexes_a_problem_names_and_draws_each_clear_lane(owner_client, owner):
+def test_the_map_marks_the_hexes_a_problem_names_and_draws_the_clear_lanes(owner_client, owner):
     board = standard_board(RULES.rows, RULES.columns)
     # Side A's edge row all cover, side B's open: unbalanced cover, and lanes everywhere.
     edge = {i: "cover" for i in board.edge_row("A")}
@@ -256,15 +263,27 @@ def test_the_map_marks_the_hexes_a_problem_names_and_draws_each_clear_lane(owner
     table.save()
     assert report is not None
     page = owner_client.get(f"/tables/{table.pk}/").content.decode()
-    start = page.index('<svg xmlns="http://www.w3.org/2000/svg"')  # the map (not the QR code)
-    picture = page[start : page.index("</svg>", start)]
+    picture = the_map(page)
     ends = {h for lane in report.lanes for h in lane}
-    assert picture.count('class="lane"') == len(report.lanes) > 0
+    # Dozens of lanes: one from each edge hex at most is drawn, and the page says so.
+    drawn = picture.count('class="lane"')
+    assert len(report.lanes) > MAX_LANES_DRAWN and 0 < drawn <= len(board.edge_row("A"))
+    assert f"{drawn} of the {len(report.lanes)} clear lanes" in page
     for q, r in ends:
         assert re.search(rf'class="hex [a-z]+ problem"[^>]*aria-label="{q},{r} ', picture)
     marked = re.findall(r'class="hex [a-z]+ problem"', picture)
     assert len(marked) == len(ends)  # not every terrain hex for the low coverage
     assert "red dashed border" in page
+
+
+def test_lanes_drawn_are_at_most_a_dozen_and_never_two_from_one_hex():
+    few = (((0, 0), (0, 10)), ((1, 0), (1, 10)))
+    assert lanes_to_draw(few) == few
+    assert lanes_to_draw((((0, 0), (0, 10)), ((0, 0), (1, 10)))) == (((0, 0), (0, 10)),)
+    fan = tuple(((q, 0), (p, 10)) for q in range(20) for p in range(20))
+    drawn = lanes_to_draw(fan)
+    assert len(drawn) == MAX_LANES_DRAWN and set(drawn) <= set(fan)
+    assert len({a for a, _ in drawn}) == len({b for _, b in drawn}) == MAX_LANES_DRAWN
 
 
 def test_every_metric_says_what_it_means_and_its_threshold(client):
