@@ -414,6 +414,57 @@ class AnOwner(RuleBasedStateMachine):
         if current is not None:
             self.touched = [*table_pages(current), f"/tables/{table}/{query}&mode=terrain"]
 
+    @rule(
+        table=tables,
+        q=st.integers(-2, 12).map(str) | index,
+        r=st.integers(-1, 12).map(str) | index,
+        piece=st.sampled_from([*PIECES[:6], "nope", ""]),
+        turn=st.sampled_from(["0", "1", "5", "6", "-1", "x"]),
+        remove=st.booleans(),
+        sym=st.sampled_from(["", "point", "mirror"]),
+        stale=st.booleans(),
+    )
+    def stamp_or_remove_a_piece(
+        self, table: int, q: str, r: str, piece: str, turn: str, remove: bool, sym: str, stale: bool
+    ) -> None:
+        brush = "remove" if remove else f"piece:{piece}"
+        query = f"?brush={brush}&turn={turn}&sym={sym}"
+        version = self._version(table, stale)
+        response = self.client.post(
+            f"/tables/{table}/terrain/{query}", {"q": q, "r": r, "version": version}
+        )
+        assert response.status_code in (302, 400, 404, 409), response.status_code
+        if stale and version >= 0 and response.status_code not in (400, 404):
+            assert response.status_code == 409
+        current = Table.objects.filter(pk=table).first()
+        if current is not None:
+            self.touched = [*table_pages(current), f"/tables/{table}/{query}&mode=terrain&hex=1,1"]
+
+    @rule(
+        table=tables,
+        spots=st.lists(
+            st.one_of(
+                st.tuples(st.integers(-1, 12), st.integers(-1, 12)).map(lambda h: f"{h[0]},{h[1]}"),
+                hostile_text,
+            ),
+            max_size=30,
+        ),
+        brush=st.sampled_from(["", "open", "cover", "blocking"]),
+        htmx=st.booleans(),
+    )
+    def paint_a_stroke(self, table: int, spots: list[str], brush: str, htmx: bool) -> None:
+        data = {"hexes": " ".join(spots), "q": "0", "r": "0"}
+        data["version"] = self._version(table, stale=False)
+        response = self.client.post(
+            f"/tables/{table}/terrain/?brush={brush}",
+            data,
+            headers={"HX-Request": "true"} if htmx else {},
+        )
+        assert response.status_code in (200, 302, 400, 404, 409), response.status_code
+        current = Table.objects.filter(pk=table).first()
+        if current is not None:
+            self.touched = table_pages(current)
+
     # --- Terrain boxes ---------------------------------------------------------------------
 
     @rule(
