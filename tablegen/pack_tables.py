@@ -32,8 +32,8 @@ METRICS = {
     "coverage": ("Coverage", "share"),
     "longest_sightline": ("Longest sightline", "hexes"),
     "dominance": ("Dominance", "share"),
-    "exposure": ("Exposure (the sides' average)", "percent"),
-    "cover_near_edge": ("Cover near edge (the sides' average)", "hexes"),
+    "exposure": ("Exposure (sides' average)", "percent"),
+    "cover_near_edge": ("Cover near edge (sides' average)", "hexes"),
 }
 
 
@@ -44,10 +44,11 @@ def _number(value: float) -> str:
 def figure(metric: str, value: float) -> str:
     """A value of a pack metric as the page shows it: "44 %", "10 hexes"."""
     unit = METRICS[metric][1]
+    # One decimal, as each table's card shows a share or a percentage.
     if unit == "share":
-        return f"{_number(100 * value)} %"
+        return f"{100 * value:.1f} %"
     if unit == "percent":
-        return f"{_number(value)} %"
+        return f"{value:.1f} %"
     return f"{_number(value)} hex{'' if value == 1 else 'es'}"
 
 

@@ -85,7 +85,7 @@ def test_each_table_shows_a_thumbnail_and_its_key_metrics(owner_client, owner):
         assert f"{metrics['dominance'] * 100:.1f} %" in card
         sides = metrics["sides"]
         assert f"{sides['A']['cover_near_edge']} / {sides['B']['cover_near_edge']}" in card
-        assert f"{sides['A']['exposure']} % / {sides['B']['exposure']} %" in card
+        assert f"{sides['A']['exposure']} / {sides['B']['exposure']} %" in card
         assert f'href="{table_url(pack, number)}"' in card
         assert f'name="table" value="{number}"' in card and "csrfmiddlewaretoken" in card
     assert "Is the pack balanced?" in page and "Within tolerance" in page
