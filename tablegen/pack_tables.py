@@ -24,7 +24,7 @@ from tablegen.engine.tables import MAX_NAME_LENGTH, TableSpec, table_document
 from tablegen.engine.thumbnail import thumbnail_svg
 
 # Tables shown on one page of a pack (a pack has up to 200): each is a thumbnail of about
-# 4 KB and a few figures.
+# 5 KB and a few figures.
 TABLES_PER_PAGE = 24
 
 # The metrics a pack keeps close, in words, and what each value is counted in.

@@ -3,7 +3,7 @@
 The full map (``render.svg``) draws every hex with its own polygon, coordinate label and
 title: about 30 KB for a standard table, 6 MB for a pack of 200. A thumbnail needs none of
 the labels, so each colour is one path of hexes drawn on the integer lattice of ``hexgrid``
-(where touching hexes share their corners exactly) and scaled once: about 4 KB a table.
+(where touching hexes share their corners exactly) and scaled once: about 5 KB a table.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ def thumbnail_svg(table: TableSpec, title: str = "") -> str:
     by_kind: dict[str, list[Hex]] = {}
     for index, kind in table.terrain.items():
         by_kind.setdefault(kind, []).append(board.hexes[index])
+    open_ground = [hex_ for index, hex_ in enumerate(board.hexes) if index not in table.terrain]
     # Thin lines stay thin at any size: the lattice is scaled, the strokes are not.
     thin = 'vector-effect="non-scaling-stroke"'
     parts = [
@@ -69,7 +70,7 @@ def thumbnail_svg(table: TableSpec, title: str = "") -> str:
         f'class="table-thumbnail" role="img" aria-label="{escape(title or table.name)}">',
         f'<g transform="translate({margin - left * X_SCALE:.2f} {margin - top * Y_SCALE:.2f}) '
         f'scale({X_SCALE:.4f} {Y_SCALE})">',
-        f'<path d="{_hexes_path(board.hexes)}" fill="{OPEN_COLOUR}" stroke="{GRID_COLOUR}" '
+        f'<path d="{_hexes_path(open_ground)}" fill="{OPEN_COLOUR}" stroke="{GRID_COLOUR}" '
         f'stroke-width=".5" {thin}/>',
     ]
     for kind in sorted(by_kind):
