@@ -334,6 +334,8 @@ class Pack(Owned):
     version = models.PositiveBigIntegerField(default=0)
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    # The owner's tables copied from the pack's for editing: table number (text) -> Table id.
+    copies = models.JSONField(default=dict)
 
     objects = OwnedQuerySet["Pack"].as_manager()
 
@@ -422,6 +424,8 @@ class Pack(Owned):
     @property
     def stage(self) -> str:
         """Where the making of the pack stands, for its page."""
+        if self.measured < self.made:
+            return "measuring"
         if self.error:
             return "stopped"
         if self.made < self.count:
@@ -429,6 +433,45 @@ class Pack(Owned):
         if self.printed < self.made:
             return "printing"
         return "ready" if self.pdf_ready else "putting-together"
+
+    @property
+    def summaries(self) -> list[Any]:
+        """Each table's key metrics and the values the pack keeps close (see
+        tablegen.engine.balance), in the order of `tables`, with the ruleset they were
+        measured under: kept when a table is made, so the pack's page checks no table. They
+        live in `state`, which the list of packs does not load."""
+        state = self.state if isinstance(self.state, dict) else {}
+        summaries = state.get("summaries")
+        return summaries if isinstance(summaries, list) else []
+
+    def state_with(self, summaries: list[Any]) -> dict[str, Any]:
+        """The stored state with `summaries` in it."""
+        return (self.state if isinstance(self.state, dict) else {}) | {"summaries": summaries}
+
+    @property
+    def measured(self) -> int:
+        """How many of the made tables have their summary, under the current ruleset (the
+        first ones: they are measured in order)."""
+        version = current_ruleset().version
+        count = 0
+        for summary in self.summaries[: self.made]:
+            if not (isinstance(summary, dict) and summary.get("ruleset") == version):
+                break
+            count += 1
+        return count
+
+    def table_spec(self, number: int) -> TableSpec:
+        """Table `number` (from 1) as the engine reads it: IndexError if the pack has no such
+        table, DamagedRecord if it no longer reads."""
+        self.check_name()
+        if not isinstance(self.tables, list):
+            raise DamagedRecord(self, "its tables are not a list")
+        if not 1 <= number <= len(self.tables):
+            raise IndexError(number)
+        try:
+            return read_table_document(self.tables[number - 1], current_ruleset().table)
+        except TableDocumentError as error:
+            raise DamagedRecord(self, f"table {number}: {error}") from None
 
     def table_specs(self) -> list[TableSpec]:
         """The pack's tables as the engine reads them; DamagedRecord if one no longer reads."""
@@ -467,11 +510,54 @@ class Pack(Owned):
                     printed=0,
                     pdf=None,
                     pdf_bytes=0,
+                    # Measured again from the tables as repaired (a step of the page).
+                    state=self.state_with([]),
                     version=F("version") + 1,
                 )
                 self.parts.all().delete()
             self.refresh_from_db()
         return tuple(changes)
+
+    def replace_table(self, number: int, spec: TableSpec, summary: dict[str, Any]) -> None:
+        """Put `spec` (measured as `summary`) in the place of table `number`, as loaded: a
+        compare-and-swap on the pack's version (StaleVersion, nothing changed, if another
+        request moved the pack on since it was loaded). The setup sheets and the PDF were
+        made from the old table: they are made again. The caller has checked that `spec`
+        fits the pack (tablegen.pack_tables.fit_problems)."""
+        rules = current_ruleset().table
+        document = table_document(read_table_document(table_document(spec), rules))
+        tables = list(self.tables)
+        tables[number - 1] = document
+        summaries = packwork.aligned(self.summaries, len(tables))
+        summaries[number - 1] = summary
+        with transaction.atomic():
+            changed = Pack.objects.filter(pk=self.pk, version=self.version).update(
+                tables=tables,
+                state=self.state_with(summaries),
+                printed=0,
+                pdf=None,
+                pdf_bytes=0,
+                version=F("version") + 1,
+            )
+            if not changed:
+                current = Pack.objects.filter(pk=self.pk).values_list("version", flat=True)
+                raise StaleVersion(current.first() or -1, self.version)
+            self.parts.all().delete()
+        self.refresh_from_db()
+
+    def remember_copy(self, number: int, table: Table) -> None:
+        """Note the owner's copy of table `number`, so the pack's page can offer to put it
+        back. Not a step of the pack (no new version): a note beside its tables, written
+        alone so that it never undoes a step."""
+        copies = dict(self.copies) if isinstance(self.copies, dict) else {}
+        copies[str(number)] = table.pk
+        Pack.objects.filter(pk=self.pk).update(copies=copies)
+        self.copies = copies
+
+    def copy_of(self, number: int) -> int | None:
+        """The id of the table last copied from table `number`, if any (it may be gone)."""
+        found = self.copies.get(str(number)) if isinstance(self.copies, dict) else None
+        return found if isinstance(found, int) else None
 
 
 class PackPart(models.Model):

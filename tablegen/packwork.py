@@ -1,6 +1,8 @@
 """How ``Pack.advance`` moves a tournament pack forward, a bounded step per request: its
-tables are generated, then its setup sheets rendered a few at a time, then put together into
-one PDF.
+tables are generated (each kept with its summary, the key metrics the pack's page shows),
+then its setup sheets rendered a few at a time, then put together into one PDF. Tables kept
+without a current summary (made before summaries were kept, under another ruleset, or
+repaired) are measured first, a few per step.
 
 The page of a pack that is not finished calls ``pack.advance()`` each time it is shown (htmx
 polls it, or the page reloads itself without JavaScript), so no request runs long: a 200-table
@@ -10,6 +12,7 @@ pack they are given (its class's manager, its parts), so this module needs no mo
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +22,9 @@ from django.db.models import F
 from accounts.ownership import DamagedRecord
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
+from tablegen.engine.balance import table_summary
 from tablegen.engine.generate import GenerationError, Parameters
+from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.packs import PackState, pack_table_name
 from tablegen.engine.packs import advance as generate_some
 from tablegen.engine.tables import TableDocumentError, read_table_document, table_document
@@ -42,6 +47,9 @@ def advance(pack: Pack) -> None:
     pack.check_name()
     if not isinstance(pack.tables, list):
         raise DamagedRecord(pack, "its tables are not a list")
+    if pack.measured < pack.made:
+        _measure(pack)
+        return
     if pack.error or pack.pdf_ready:
         return
     if pack.made < pack.count:
@@ -75,6 +83,7 @@ def _generate(pack: Pack) -> None:
     )
     state = PackState.from_json(pack.state)
     tables = list(pack.tables)
+    summaries = aligned(pack.summaries, len(tables))
     error = ""
     try:
         new = generate_some(
@@ -89,7 +98,7 @@ def _generate(pack: Pack) -> None:
     except GenerationError as problem:
         error = str(problem)
         new = []
-    for spec, _ in new:
+    for spec, report in new:
         name = pack_table_name(pack.name, len(tables) + 1, spec.seed)
         document = table_document(replace(spec, name=name))
         try:
@@ -99,7 +108,39 @@ def _generate(pack: Pack) -> None:
             error = f"table {len(tables) + 1} cannot be kept: {problem}"
             break
         tables.append(document)
-    _swap(pack, tables=tables, made=len(tables), state=state.as_json(), error=error)
+        # The generator checked it anyway: its summary costs nothing now.
+        summaries.append(summary_of(report))
+    _swap(
+        pack,
+        tables=tables,
+        made=len(tables),
+        state=state.as_json() | {"summaries": summaries},
+        error=error,
+    )
+
+
+def summary_of(report: TableReport) -> dict[str, Any]:
+    """A table's summary as a pack keeps it: with the ruleset it was measured under."""
+    return table_summary(report) | {"ruleset": current_ruleset().version}
+
+
+def aligned(summaries: object, count: int) -> list[Any]:
+    """The stored summaries, one place per table (an empty one where none is kept)."""
+    kept = list(summaries)[:count] if isinstance(summaries, list) else []
+    return kept + [{}] * (count - len(kept))
+
+
+def _measure(pack: Pack) -> None:
+    """Measure the tables kept without a current summary (a pack made before summaries were
+    kept, or under another ruleset), in order, for about a generation step's time."""
+    rules = current_ruleset().table
+    summaries = aligned(pack.summaries, pack.made)
+    started = time.perf_counter()
+    for number in range(pack.measured + 1, pack.made + 1):
+        summaries[number - 1] = summary_of(check_table(pack.table_spec(number), rules))
+        if time.perf_counter() - started > GENERATE_STEP_SECONDS:
+            break
+    _swap(pack, state=pack.state_with(summaries))
 
 
 def _print(pack: Pack) -> None:
