@@ -439,6 +439,11 @@ class Visibility:
     def changed(self, terrain: Terrain) -> Visibility:
         """The visibility of the same board with `terrain`, recomputing only the pairs
         whose line crosses, runs along or ends at a hex whose height or level changed."""
+        return self.changed_pairs(terrain)[0]
+
+    def changed_pairs(self, terrain: Terrain) -> tuple[Visibility, IntArray]:
+        """``changed``, and the pairs it recomputed (indices of ``lines``' pairs, perhaps
+        some twice): every pair whose line may have changed is among them."""
         heights = terrain.heights.astype(np.int8)
         levels = terrain.levels
         moved = np.flatnonzero((heights != self.heights) | (levels != self.levels))
@@ -447,16 +452,18 @@ class Visibility:
         flat = clear.reshape(-1)
         current = self.heights.copy()
         lines = self.lines
+        recomputed = [np.zeros(0, dtype=np.int64)]
         for index in moved.tolist():
             current[index] = heights[index]
             touched = self._update(index, int(self.heights[index]), current, top)
-            pairs = np.concatenate([touched, self._pairs_ending_at(index)])
+            pairs = np.concatenate([touched, self.pairs_at(index)])
             sees = top[pairs] <= np.maximum(
                 levels[lines.pair_s[pairs]], levels[lines.pair_t[pairs]]
             )
             flat[lines.pair_st[pairs]] = sees
             flat[lines.pair_ts[pairs]] = sees
-        return Visibility(lines, heights, levels.copy(), top, clear)
+            recomputed.append(pairs)
+        return Visibility(lines, heights, levels.copy(), top, clear), np.concatenate(recomputed)
 
     # --- One hex at a time --------------------------------------------------------------
 
@@ -476,7 +483,8 @@ class Visibility:
         pairs: IntArray = np.where(found, lines.seg_pairs[np.where(found, seg, 0)] + rank, -1)
         return pairs
 
-    def _pairs_ending_at(self, index: int) -> IntArray:
+    def pairs_at(self, index: int) -> IntArray:
+        """The pairs (indices of ``lines``' pairs) one of whose hexes is `index`."""
         lines = self.lines
         q, r = lines.board.hexes[index]
         directions = np.arange(len(lines.dir_q))
