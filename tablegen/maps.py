@@ -9,8 +9,9 @@ the map works the same without JavaScript.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import quote_plus
 
 from django.utils.http import urlencode
 
@@ -30,6 +31,9 @@ MODES = {
     "exposure-b": "Heat map: side B's exposure",
 }
 
+
+# Where a hex's spot goes in a link encoded once for every hex (never in a real value).
+HEX = "\x00"
 
 # The palette's brush for open ground (a hex's kind is None there).
 OPEN = "open"
@@ -217,18 +221,27 @@ def map_context(
     def at(**values: str) -> str:
         return f"{base}{joiner}{urlencode(values)}"
 
+    def per_hex(**values: str) -> Callable[[Hex], str]:
+        """``at`` with the hex's spot where a value is HEX: the query encoded once, not
+        for each of 1,600 hexes (a spot "q,r" encodes as "q%2Cr")."""
+        head, _, tail = urlencode(values).partition(quote_plus(HEX))
+        return lambda hex_: f"{base}{joiner}{head}{hex_[0]}%2C{hex_[1]}{tail}"
+
     brush = read_brush(query.get("brush"), rules)
     symmetry = read_symmetry(query.get("sym"), table)
     painting = editing(brush, symmetry)
+    from_hex = per_hex(mode="lof", **{"from": HEX})
+    to_hex = per_hex(mode="lof", to=HEX, **{"from": spot(source) if source else ""})
+    terrain_hex = per_hex(mode="terrain", hex=HEX, **painting)
 
     def link(hex_: Hex) -> str:
         if mode == "lof":
             if source is None or hex_ == source:
-                return at(mode="lof", **{"from": spot(hex_)})
-            return at(mode="lof", to=spot(hex_), **{"from": spot(source)})
+                return from_hex(hex_)
+            return to_hex(hex_)
         if mode == "terrain" and editable:
-            return at(mode="terrain", hex=spot(hex_), **painting)
-        return at(mode="lof", **{"from": spot(hex_)})
+            return terrain_hex(hex_)
+        return from_hex(hex_)
 
     return {
         "spec": table,
