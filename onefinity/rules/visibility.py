@@ -311,12 +311,14 @@ def board_lines(board: Board) -> BoardLines:
     counts = np.bitwise_count(seg_valid).astype(np.int64)
     seg_pairs = np.cumsum(counts) - counts
     slots = np.flatnonzero(valid_bits.reshape(-1)).astype(np.int32)
-    seg, bit = slots >> 6, slots & (WORD_BITS - 1)
+    bit = slots & (WORD_BITS - 1)
+    del slots
     cells = cell.reshape(-1)
-    pair_s = cells[(seg_r * WORD_BITS).astype(np.int32)[seg] + bit]
+    # Slots come segment by segment, `counts` of each: repeating beats gathering by segment.
+    pair_s = cells[np.repeat((seg_r * WORD_BITS).astype(np.int32), counts) + bit]
     target = ((seg_r + dir_r[seg_d]) * WORD_BITS + dir_q[seg_d]).astype(np.int32)
-    pair_t = cells[target[seg] + bit]
-    del slots, seg, bit
+    pair_t = cells[np.repeat(target, counts) + bit]
+    del bit
 
     cross_segs, cross_starts, cross_word = _gathers(pat_start, seg_d, seg_r, pat_q, pat_r)
     side_segs, side_starts, side_word_a = _gathers(
@@ -398,12 +400,17 @@ def _tops(lines: BoardLines, heights: HeightArray) -> HeightArray:
 
 def _clear(lines: BoardLines, top: HeightArray, levels: Ints) -> BoolArray:
     n = len(lines.board)
-    sees = top <= np.maximum(levels[lines.pair_s], levels[lines.pair_t])
+    # Gather bytes, not words: a line's top is a height (int8), so any level from 127 up
+    # sees over everything, as 127 does.
+    small = np.minimum(levels, 127).astype(np.int8)
+    sees = top <= np.maximum(small[lines.pair_s], small[lines.pair_t])
     clear = np.zeros(n * n, dtype=bool)
     clear[lines.pair_st] = sees
-    clear[lines.pair_ts] = sees
-    clear[:: n + 1] = True
     result: BoolArray = clear.reshape(n, n)
+    # Each pair is listed once, one way round: the other is its mirror image (a transposed
+    # copy is faster than a second scattered write).
+    result |= result.T
+    clear[:: n + 1] = True
     return result
 
 

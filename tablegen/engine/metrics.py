@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from onefinity.rules.hexgrid import Board, Hex
+from onefinity.rules.hexgrid import NEIGHBOUR_STEPS, Board, Hex
 from onefinity.rules.lineoffire import BoolArray, IntArray, Terrain, board_visibility
 from onefinity.rules.ruleset import TableRules
 from onefinity.rules.visibility import Visibility
@@ -62,7 +62,7 @@ class TableReport:
 class _BoardFacts:
     """What the metrics need of a board whatever its terrain, computed once per board."""
 
-    # (n, 6) neighbours, n where a hex has fewer than six.
+    # (n, 6) neighbours (in no particular order), n where a hex has fewer than six.
     neighbours: npt.NDArray[np.int64]
     # Rows from each side's table edge, and the half each hex is on ("" on the middle row).
     depth: dict[str, npt.NDArray[np.int64]]
@@ -82,11 +82,16 @@ class _BoardFacts:
 @functools.lru_cache(maxsize=8)
 def _board_facts(board: Board) -> _BoardFacts:
     n = len(board)
-    neighbours = np.full((n, 6), n, dtype=np.int64)
-    for i, around in enumerate(board.neighbours):
-        neighbours[i, : len(around)] = around
     hexes = np.array(board.hexes, dtype=np.int64)
     rows = hexes[:, 1]
+    # Neighbours, by a look-up grid with a border of "none" (n) round the board.
+    q0, r0 = int(hexes[:, 0].min()), int(rows.min())
+    grid = np.full((int(rows.max()) - r0 + 3, int(hexes[:, 0].max()) - q0 + 3), n)
+    grid[rows - r0 + 1, hexes[:, 0] - q0 + 1] = np.arange(n)
+    neighbours = np.stack(
+        [grid[rows - r0 + 1 + dr, hexes[:, 0] - q0 + 1 + dq] for dq, dr in NEIGHBOUR_STEPS],
+        axis=1,
+    ).astype(np.int64)
     depth = {"A": rows - board.first_row, "B": board.last_row - rows}
     side = np.where(depth["A"] < depth["B"], "A", np.where(depth["B"] < depth["A"], "B", ""))
     q0 = int(hexes[:, 0].min())
@@ -177,8 +182,9 @@ def _lengths_of(facts: _BoardFacts, state: Visibility, standable: BoolArray) -> 
     """``_lengths_whole`` from a line-of-fire state: its pairs taken a segment (one
     direction, so one length) at a time."""
     lines = state.lines
-    # Each hex's level and whether it is standable, in one byte: two gathers a pair.
-    code = (state.levels.astype(np.int16) * 2 + standable).astype(np.int16)
+    # Each hex's level (as ``visibility._clear``: 127 sees over any height) and whether it
+    # is standable, in one number: two gathers a pair.
+    code = np.minimum(state.levels, 127).astype(np.int16) * 2 + standable
     a, b = code[lines.pair_s], code[lines.pair_t]
     counted = (state.top <= (np.maximum(a, b) >> 1)) & ((a & b & 1) == 1)
     per_segment = np.add.reduceat(counted.view(np.int8), lines.seg_pairs)
@@ -190,14 +196,43 @@ def _lengths_of(facts: _BoardFacts, state: Visibility, standable: BoolArray) -> 
     return lengths
 
 
+def _longest(state: Visibility, standable: BoolArray) -> int:
+    """The longest clear line between two standable hexes, in hexes: the pairs of the
+    longest directions first, stopping at the first length that has one (a whole check
+    needs no more than this; lines by length are counted when an edit first needs them)."""
+    lines = state.lines
+    dq, dr = lines.dir_q.astype(np.int64), lines.dir_r.astype(np.int64)
+    length = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    # Pairs are in order of segments, and segments in order of direction.
+    seg_start = np.searchsorted(lines.seg_dir, np.arange(len(dq) + 1))
+    bounds = np.append(lines.seg_pairs, lines.pairs)[seg_start]
+    code = np.minimum(state.levels, 127).astype(np.int16) * 2 + standable
+    for value in np.unique(length)[::-1].tolist():
+        chosen = np.flatnonzero(length == value)
+        starts, sizes = bounds[chosen], bounds[chosen + 1] - bounds[chosen]
+        if not sizes.any():
+            continue
+        pairs = np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(sizes.sum())
+        a, b = code[lines.pair_s[pairs]], code[lines.pair_t[pairs]]
+        if ((state.top[pairs] <= (np.maximum(a, b) >> 1)) & ((a & b & 1) == 1)).any():
+            return int(value)
+    return 0
+
+
 @dataclass(frozen=True, eq=False)
 class _State:
     """What a check keeps of a table's terrain for the next edit: its line-of-fire state,
-    and the clear lines between standable hexes by length (kept up to date pair by pair)."""
+    and the clear lines between standable hexes by length (kept up to date pair by pair;
+    None until an edit first needs them)."""
 
     lines: Visibility
     standable: BoolArray
-    lengths: IntArray
+    lengths: IntArray | None
+
+    def longest(self) -> int:
+        if self.lengths is None:
+            return _longest(self.lines, self.standable)
+        return int(np.flatnonzero(self.lengths)[-1]) if self.lengths.any() else 0
 
     @property
     def nbytes(self) -> int:
@@ -220,8 +255,13 @@ class _State:
         was = self.lines.clear.reshape(-1)[at] & self.standable[s] & self.standable[t]
         now = lines.clear.reshape(-1)[at] & standable[s] & standable[t]
         length = _distance(facts, s, t)
-        lengths = (
+        before = (
             self.lengths
+            if self.lengths is not None
+            else _lengths_of(facts, self.lines, self.standable)
+        )
+        lengths = (
+            before
             + np.bincount(length[now], minlength=facts.lengths)
             - np.bincount(length[was], minlength=facts.lengths)
         )
@@ -267,10 +307,10 @@ def forget_kept_states() -> None:
 
 def _clear_lines(
     board: Board, terrain: Terrain, rules: TableRules, before: Mapping[int, str] | None
-) -> tuple[BoolArray, IntArray]:
-    """Every clear line of fire, and the clear lines between standable hexes by length:
-    from a kept state of this very terrain, or by changing a kept state of the table before
-    the edit (`before`), or computed whole."""
+) -> tuple[BoolArray, int]:
+    """Every clear line of fire, and the longest between two standable hexes: from a kept
+    state of this very terrain, or by changing a kept state of the table before the edit
+    (`before`), or computed whole."""
     facts = _board_facts(board)
     key = _key(board, terrain)
     with _kept_lock:
@@ -293,13 +333,11 @@ def _clear_lines(
     if state is None:
         if len(board) <= SMALL_BOARD and before is None:
             clear = board_visibility(board, terrain)
-            return clear, _lengths_whole(facts, clear, terrain.standable)
-        lines = Visibility.of(board, terrain)
-        state = _State(
-            lines, terrain.standable.copy(), _lengths_of(facts, lines, terrain.standable)
-        )
+            lengths = _lengths_whole(facts, clear, terrain.standable)
+            return clear, int(np.flatnonzero(lengths)[-1]) if lengths.any() else 0
+        state = _State(Visibility.of(board, terrain), terrain.standable.copy(), None)
     _keep(key, state)
-    return state.lines.clear, state.lengths
+    return state.lines.clear, state.longest()
 
 
 def check_table(
@@ -310,7 +348,7 @@ def check_table(
     instead of checking every line again."""
     board = table.board
     terrain = Terrain.of(board, table.terrain, rules)
-    clear, lengths = _clear_lines(board, terrain, rules, before)
+    clear, longest = _clear_lines(board, terrain, rules, before)
     standable = terrain.standable
     n = len(board)
     facts = _board_facts(board)
@@ -325,9 +363,6 @@ def check_table(
         (board.hexes[edge_a[a]], board.hexes[edge_b[b]])
         for a, b in zip(*np.nonzero(lane_matrix), strict=True)
     )
-
-    # Longest clear sightline between standable hexes, in hexes.
-    longest = int(np.flatnonzero(lengths)[-1]) if lengths.any() else 0
 
     has_terrain = np.zeros(n + 1, dtype=bool)  # the last: "no neighbour there"
     has_terrain[list(table.terrain)] = True
