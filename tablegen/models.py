@@ -146,8 +146,12 @@ class Table(Owned, Shareable):
         the check brings that table's kept line-of-fire state up to date (only the lines
         through the changed hexes) instead of checking every line again."""
         rules = current_ruleset().table
-        canonical = read_table_document(table_document(spec), rules)
-        document = table_document(canonical)
+        written = table_document(spec)
+        canonical = read_table_document(written, rules)
+        # What the reader gives back is what was written, unless it mended something (a
+        # name's spaces, the order of params): then the document is written again from it.
+        same = canonical == spec and list(canonical.params) == list(spec.params)
+        document = written if same else table_document(canonical)
         same_table = _without_name(document) == _without_name(self.document)
         self.name = canonical.name
         self.document = document

@@ -337,6 +337,7 @@ def _pieces(
     index_of = board.index
     owner: dict[int, int] = {}
     pieces = []
+    size = len(board)
     for number, entry in enumerate(value):
         path = f"pieces[{number}]"
         if not isinstance(entry, dict) or entry.keys() != _PIECE_KEY_SET:
@@ -348,7 +349,7 @@ def _pieces(
                 f"{path}.piece", f"{shown!r} is neither a piece of the library nor {CUSTOM!r}"
             )
         listed = entry["hexes"]
-        if not isinstance(listed, list) or not 0 < len(listed) <= len(board):
+        if not isinstance(listed, list) or not 0 < len(listed) <= size:
             raise TableDocumentError(f"{path}.hexes", "expected a list of [q, r]")
         indices = []
         for k, item in enumerate(listed):

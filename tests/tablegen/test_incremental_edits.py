@@ -104,7 +104,9 @@ def test_the_table_a_model_keeps_read_is_what_reading_its_document_gives(owner):
         table.paint([hex_], rng.choice(KINDS), symmetry=rng.choice(symmetries))
         kept = table.to_spec()
         assert kept == read_table_document(table.stored_document(), RULES)
+        assert table.document == table_document(kept)  # written as the reader gives it back
         fresh = Table.objects.get(pk=table.pk)
         assert fresh.to_spec() == kept
     table.rename("  Renamed  ")
     assert table.to_spec().name == "Renamed" == Table.objects.get(pk=table.pk).to_spec().name
+    assert table.document == table_document(table.to_spec()) and table.document["name"] == "Renamed"
