@@ -9,8 +9,9 @@ aims over many seeds (benchmarks/generator_aims.py); and, now beside the tree be
 10's speed work (BEFORE, unpacked from git into a temporary directory and run by this same
 script in subprocesses taking turns with the current tree):
 
-- a whole check of a 1,620-hex table, cold: the first check of a fresh process (imports
-  done; the board's lines, facts and pictures built by that check), median of COLD_RUNS;
+- a whole check of a 1,620-hex table, cold: in a new process that has checked a few
+  standard tables (as a server has), every cache of boards and tables cleared, so the
+  check builds the board's lines and facts; median of COLD_RUNS processes;
 - a hex edit's server time: Django's test client posting one terrain change by htmx and
   getting the editor region back (view, model write with its compare-and-swap and
   revision, check, SVG and template) against a throw-away SQLite database, on boards of 104
@@ -105,14 +106,21 @@ def largest_board() -> Any:
 
 
 def cold_check() -> dict[str, float]:
-    """One whole check of a 1,620-hex table, the first check of this process."""
+    """One whole check of a 1,620-hex table, cold: as in a server process that has checked
+    standard tables (its modules loaded), with every cache of boards and tables cleared."""
     from onefinity.rules import current_ruleset
+    from onefinity.rules.hexgrid import standard_board
     from tablegen.engine.metrics import check_table
     from tablegen.engine.tables import TableSpec
 
     rules = current_ruleset().table
+    standard = standard_board(rules.rows, rules.columns)
+    for seed in range(3):
+        check_table(TableSpec(standard, random_layout(standard, seed)), rules)
+        check_table(TableSpec(standard, random_layout(standard, seed)), rules, before={})
     big = largest_board()
     table = TableSpec(big, random_layout(big, 7))
+    clear_caches()
     wall, cpu = time.perf_counter(), time.process_time()
     check_table(table, rules)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
