@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import quote_plus
 
 from django.utils.http import urlencode
 
@@ -33,6 +34,9 @@ MODES = {
     "exposure-b": "Heat map: side B's exposure",
 }
 
+
+# Where a hex's spot goes in a link encoded once for every hex (never in a real value).
+HEX = "\x00"
 
 # The palette's brushes besides the terrain kinds: open ground (a hex's kind is None there),
 # taking a whole piece away, and a library piece ("piece:<id>"; ids never hold a colon).
@@ -377,14 +381,24 @@ def map_context(
     # JavaScript shows where the piece would land before it is set down).
     selection = {"hex": spot(selected)} if selected is not None and mode == "terrain" else {}
 
+    def per_hex(**values: str) -> Callable[[Hex], str]:
+        """``at`` with the hex's spot where a value is HEX: the query encoded once, not
+        for each of 1,600 hexes (a spot "q,r" encodes as "q%2Cr")."""
+        head, _, tail = urlencode(values).partition(quote_plus(HEX))
+        return lambda hex_: f"{base}{joiner}{head}{hex_[0]}%2C{hex_[1]}{tail}"
+
+    from_hex = per_hex(mode="lof", **{"from": HEX})
+    to_hex = per_hex(mode="lof", to=HEX, **{"from": spot(source) if source else ""})
+    terrain_hex = per_hex(mode="terrain", hex=HEX, **painting)
+
     def link(hex_: Hex) -> str:
         if mode == "lof":
             if source is None or hex_ == source:
-                return at(mode="lof", **{"from": spot(hex_)})
-            return at(mode="lof", to=spot(hex_), **{"from": spot(source)})
+                return from_hex(hex_)
+            return to_hex(hex_)
         if mode == "terrain" and editable:
-            return at(mode="terrain", hex=spot(hex_), **painting)
-        return at(mode="lof", **{"from": spot(hex_)})
+            return terrain_hex(hex_)
+        return from_hex(hex_)
 
     return {
         "spec": table,

@@ -76,6 +76,9 @@ class Table(Owned, Shareable):
     updated = models.DateTimeField(auto_now=True)
 
     objects = OwnedQuerySet["Table"].as_manager()
+    # The document last read (or written), the name and ruleset it was read with, and what
+    # it read as: see ``to_spec``.
+    _read: tuple[object, str, object, TableSpec]
 
     class Meta:
         ordering = ["-updated"]
@@ -99,11 +102,28 @@ class Table(Owned, Shareable):
         return reverse("tablegen:delete", args=[self.pk])
 
     def to_spec(self) -> TableSpec:
-        """The table as the engine reads it; DamagedRecord if the stored one no longer reads."""
+        """The table as the engine reads it; DamagedRecord if the stored one no longer reads.
+
+        Read once per document: an edit reads its table, edits it and draws it again, and
+        reading a 1,600-hex document takes milliseconds. The document is replaced, never
+        changed in place, by every write (``set_spec``, ``refresh_from_db``), so the kept
+        reading is the current one while the same document object and name are set."""
+        rules = current_ruleset().table
+        kept = self.__dict__.get("_read")
+        if (
+            kept is not None
+            and kept[0] is self.document
+            and kept[1] == self.name
+            and kept[2] is rules
+        ):
+            spec: TableSpec = kept[3]
+            return spec
         try:
-            return read_table_document(self.stored_document(), current_ruleset().table)
+            spec = read_table_document(self.stored_document(), rules)
         except TableDocumentError as error:
             raise DamagedRecord(self, str(error)) from None
+        self._read = (self.document, self.name, rules, spec)
+        return spec
 
     def stored_document(self) -> Any:
         """The document as stored, with the name column (the one a rename writes) in it."""
@@ -127,11 +147,18 @@ class Table(Owned, Shareable):
         the check brings that table's kept line-of-fire state up to date (only the lines
         through the changed hexes) instead of checking every line again."""
         rules = current_ruleset().table
-        canonical = read_table_document(table_document(spec), rules)
-        document = table_document(canonical)
+        written = table_document(spec)
+        canonical = read_table_document(written, rules)
+        # What the reader gives back is what was written, unless it mended something (a
+        # name's spaces, the order of params): then the document is written again from it.
+        same = canonical == spec and list(canonical.params) == list(spec.params)
+        document = written if same else table_document(canonical)
         same_table = _without_name(document) == _without_name(self.document)
         self.name = canonical.name
         self.document = document
+        # What reading the new document gives: the reader's own result, read back from the
+        # document it wrote (tests hold the two equal).
+        self._read = (document, self.name, rules, canonical)
         if report is None and check and not (same_table and self.summary_is_current()):
             report = check_table(canonical, rules, before=before)
         if report is not None:

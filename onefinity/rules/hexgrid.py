@@ -78,6 +78,8 @@ class Board:
     hexes: tuple[Hex, ...]
     standard: bool = False
     index: dict[Hex, int] = field(init=False, repr=False, compare=False)
+    # Boards key the caches of their geometry: hash the 1,600 hexes once, not per look-up.
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.hexes) < 2:
@@ -89,6 +91,7 @@ class Board:
             raise BoardError("a hex is listed twice")
         object.__setattr__(self, "hexes", ordered)
         object.__setattr__(self, "index", {h: i for i, h in enumerate(ordered)})
+        object.__setattr__(self, "_hash", hash((ordered, self.standard)))
         if self.first_row == self.last_row:
             raise BoardError("a board needs at least 2 rows: one table edge for each side")
         rows = self.last_row - self.first_row + 1
@@ -102,6 +105,9 @@ class Board:
                 f"a board is {width} hexes wide; at most {MAX_BOARD_WIDTH} "
                 f"(the {MAX_BOARD_COLUMNS}-column board's long rows)"
             )
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def of(cls, hexes: Iterable[Hex], standard: bool = False) -> Board:

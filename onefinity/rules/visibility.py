@@ -46,6 +46,8 @@ SHIFTS = 2 * WORD_BITS + 1  # the shifts of a row word: -WORD_BITS..WORD_BITS
 # Hexes of a board row, in q, that one word holds; boards within the editor's limits are at
 # most 61 across (hexgrid.MAX_BOARD_WIDTH and 40 rows).
 _PAD = WORD_BITS  # columns of padding each side of the gathered height grid
+# Segments whose crossings ``_tops`` gathers at once.
+_SEGMENTS_AT_ONCE = 8192
 # Neighbour steps whose shared side a line may run along (each pair of neighbours once), with
 # the two corners of that side, in lattice units from the first hex's centre.
 _SIDE_CORNERS = {
@@ -162,7 +164,13 @@ def _patterns(dq: IntArray, dr: IntArray) -> tuple[IntArray, IntArray, IntArray,
                 [d[keep_side], aq[keep_side], ar[keep_side], mq[keep_side], mr[keep_side]], axis=1
             )
         )
-    side_rows = np.unique(np.concatenate(sides), axis=0)
+    # Each side once, sorted by direction (as np.unique(axis=0), which on first use
+    # imports numpy.ma: a fifth of a cold check's time).
+    found = np.concatenate(sides)
+    found = found[np.lexsort(found.T[::-1])]
+    first = np.ones(len(found), dtype=bool)
+    first[1:] = (found[1:] != found[:-1]).any(axis=1)
+    side_rows: IntArray = found[first]
     return crossed_dir, crossed_q, crossed_r, side_rows
 
 
@@ -219,11 +227,10 @@ class BoardLines:
     # (segments, WORD_BITS): the pairs, in order, are the set bits.
     valid_bits: BoolArray
     # Pairs, ordered by segment and source bit: their hexes, and where they sit in an n x n
-    # matrix (s * n + t, and t * n + s).
+    # matrix (s * n + t; the mirror place t * n + s is found when needed).
     pair_s: Ints
     pair_t: Ints
     pair_st: Ints
-    pair_ts: Ints
     # The whole computation's gathers, built once: for each (segment, crossing offset) of
     # directions with crossings, the word of the table of shifted obstacle rows to read
     # (row * SHIFTS + shift + WORD_BITS); where each segment's words start.
@@ -311,12 +318,14 @@ def board_lines(board: Board) -> BoardLines:
     counts = np.bitwise_count(seg_valid).astype(np.int64)
     seg_pairs = np.cumsum(counts) - counts
     slots = np.flatnonzero(valid_bits.reshape(-1)).astype(np.int32)
-    seg, bit = slots >> 6, slots & (WORD_BITS - 1)
+    bit = slots & (WORD_BITS - 1)
+    del slots
     cells = cell.reshape(-1)
-    pair_s = cells[(seg_r * WORD_BITS).astype(np.int32)[seg] + bit]
+    # Slots come segment by segment, `counts` of each: repeating beats gathering by segment.
+    pair_s = cells[np.repeat((seg_r * WORD_BITS).astype(np.int32), counts) + bit]
     target = ((seg_r + dir_r[seg_d]) * WORD_BITS + dir_q[seg_d]).astype(np.int32)
-    pair_t = cells[target[seg] + bit]
-    del slots, seg, bit
+    pair_t = cells[np.repeat(target, counts) + bit]
+    del bit
 
     cross_segs, cross_starts, cross_word = _gathers(pat_start, seg_d, seg_r, pat_q, pat_r)
     side_segs, side_starts, side_word_a = _gathers(
@@ -351,7 +360,6 @@ def board_lines(board: Board) -> BoardLines:
         pair_s=pair_s,
         pair_t=pair_t,
         pair_st=pair_s * np.int32(n) + pair_t,
-        pair_ts=pair_t * np.int32(n) + pair_s,
         cross_segs=cross_segs,
         cross_starts=cross_starts,
         cross_word=cross_word,
@@ -384,9 +392,16 @@ def _tops(lines: BoardLines, heights: HeightArray) -> HeightArray:
     for level in range(1, highest + 1):
         shifted = _shift_table(_words(grid >= level))
         blocked = np.zeros(len(lines.seg_dir), dtype=np.uint64)
-        if len(lines.cross_segs):
-            blocked[lines.cross_segs] = np.bitwise_or.reduceat(
-                shifted[lines.cross_word], lines.cross_starts
+        # A few thousand segments at a time: the words they read stay small (a whole board's
+        # are 15 MB, all written once, then read once).
+        for first in range(0, len(lines.cross_segs), _SEGMENTS_AT_ONCE):
+            last = min(first + _SEGMENTS_AT_ONCE, len(lines.cross_segs))
+            begin = lines.cross_starts[first]
+            end = (
+                lines.cross_starts[last] if last < len(lines.cross_segs) else len(lines.cross_word)
+            )
+            blocked[lines.cross_segs[first:last]] = np.bitwise_or.reduceat(
+                shifted[lines.cross_word[begin:end]], lines.cross_starts[first:last] - begin
             )
         if len(lines.side_segs):
             along = shifted[lines.side_word_a] & shifted[lines.side_word_b]
@@ -398,12 +413,17 @@ def _tops(lines: BoardLines, heights: HeightArray) -> HeightArray:
 
 def _clear(lines: BoardLines, top: HeightArray, levels: Ints) -> BoolArray:
     n = len(lines.board)
-    sees = top <= np.maximum(levels[lines.pair_s], levels[lines.pair_t])
+    # Gather bytes, not words: a line's top is a height (int8), so any level from 127 up
+    # sees over everything, as 127 does.
+    small = np.minimum(levels, 127).astype(np.int8)
+    sees = top <= np.maximum(small[lines.pair_s], small[lines.pair_t])
     clear = np.zeros(n * n, dtype=bool)
     clear[lines.pair_st] = sees
-    clear[lines.pair_ts] = sees
-    clear[:: n + 1] = True
     result: BoolArray = clear.reshape(n, n)
+    # Each pair is listed once, one way round: the other is its mirror image (a transposed
+    # copy is faster than a second scattered write).
+    result |= result.T
+    clear[:: n + 1] = True
     return result
 
 
@@ -439,6 +459,11 @@ class Visibility:
     def changed(self, terrain: Terrain) -> Visibility:
         """The visibility of the same board with `terrain`, recomputing only the pairs
         whose line crosses, runs along or ends at a hex whose height or level changed."""
+        return self.changed_pairs(terrain)[0]
+
+    def changed_pairs(self, terrain: Terrain) -> tuple[Visibility, IntArray]:
+        """``changed``, and the pairs it recomputed (indices of ``lines``' pairs, perhaps
+        some twice): every pair whose line may have changed is among them."""
         heights = terrain.heights.astype(np.int8)
         levels = terrain.levels
         moved = np.flatnonzero((heights != self.heights) | (levels != self.levels))
@@ -447,16 +472,18 @@ class Visibility:
         flat = clear.reshape(-1)
         current = self.heights.copy()
         lines = self.lines
+        recomputed = [np.zeros(0, dtype=np.int64)]
         for index in moved.tolist():
             current[index] = heights[index]
             touched = self._update(index, int(self.heights[index]), current, top)
-            pairs = np.concatenate([touched, self._pairs_ending_at(index)])
+            pairs = np.concatenate([touched, self.pairs_at(index)])
             sees = top[pairs] <= np.maximum(
                 levels[lines.pair_s[pairs]], levels[lines.pair_t[pairs]]
             )
             flat[lines.pair_st[pairs]] = sees
-            flat[lines.pair_ts[pairs]] = sees
-        return Visibility(lines, heights, levels.copy(), top, clear)
+            flat[lines.pair_t[pairs] * np.int32(len(lines.board)) + lines.pair_s[pairs]] = sees
+            recomputed.append(pairs)
+        return Visibility(lines, heights, levels.copy(), top, clear), np.concatenate(recomputed)
 
     # --- One hex at a time --------------------------------------------------------------
 
@@ -476,7 +503,8 @@ class Visibility:
         pairs: IntArray = np.where(found, lines.seg_pairs[np.where(found, seg, 0)] + rank, -1)
         return pairs
 
-    def _pairs_ending_at(self, index: int) -> IntArray:
+    def pairs_at(self, index: int) -> IntArray:
+        """The pairs (indices of ``lines``' pairs) one of whose hexes is `index`."""
         lines = self.lines
         q, r = lines.board.hexes[index]
         directions = np.arange(len(lines.dir_q))

@@ -64,13 +64,36 @@ def _rebuilt(
     table: TableSpec, terrain: dict[int, str], touched: set[int], new: Iterable[Placed] = ()
 ) -> TableSpec:
     """The table with `terrain`: pieces none of whose hexes were touched stay, the `new`
-    pieces are added, and every other terrain hex is hand-made."""
-    kept = [p for p in table.placed() if not touched & set(p.hexes) and p.piece != CUSTOM]
-    kept += list(new)
+    pieces are added, and every other terrain hex is hand-made.
+
+    Hand-made pieces are each group of touching loose hexes of one kind, in the order of
+    their first hex. Only the groups near what changed are found again: a group none of
+    whose hexes changed or touches a changed hex is still a whole group (tests hold this
+    equal to grouping every loose hex again)."""
+    board = table.board
+    before = table.placed()
+    kept: list[Placed] = []
+    changed = set(touched)
+    for placed in before:
+        if placed.piece == CUSTOM:
+            continue
+        if touched.isdisjoint(placed.hexes):
+            kept.append(placed)
+        else:
+            changed.update(placed.hexes)  # a broken piece: what is left of it is loose
+    for placed in new:
+        kept.append(placed)
+        changed.update(placed.hexes)
+    near = set(changed)
+    for index in changed:
+        near.update(board.neighbours[index])
     taken = {i for p in kept for i in p.hexes}
-    loose = {i for i in terrain if i not in taken}
-    pieces = tuple(kept) + tuple(custom_pieces(table.board, terrain, loose))
-    return replace(table, terrain=terrain, pieces=pieces)
+    groups = [p for p in before if p.piece == CUSTOM and near.isdisjoint(p.hexes)]
+    settled = {i for p in groups for i in p.hexes}
+    loose = {i for i in terrain if i not in taken and i not in settled}
+    groups += custom_pieces(board, terrain, loose)
+    groups.sort(key=lambda placed: placed.hexes[0])
+    return replace(table, terrain=terrain, pieces=tuple(kept) + tuple(groups))
 
 
 def paint(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from onefinity.rules.hexgrid import Board, Hex
-from onefinity.rules.lineoffire import BoolArray, Terrain, board_visibility
+from onefinity.rules.hexgrid import NEIGHBOUR_STEPS, Board, Hex
+from onefinity.rules.lineoffire import BoolArray, IntArray, Terrain, board_visibility
 from onefinity.rules.ruleset import TableRules
 from onefinity.rules.visibility import Visibility
 from tablegen.engine.tables import TableSpec
@@ -62,56 +62,210 @@ class TableReport:
 class _BoardFacts:
     """What the metrics need of a board whatever its terrain, computed once per board."""
 
-    # (n, 6) neighbours, n where a hex has fewer than six.
+    # (n, 6) neighbours (in no particular order), n where a hex has fewer than six.
     neighbours: npt.NDArray[np.int64]
     # Rows from each side's table edge, and the half each hex is on ("" on the middle row).
     depth: dict[str, npt.NDArray[np.int64]]
     side: npt.NDArray[np.str_]
-    # Hex distance between every two hexes.
-    distance: npt.NDArray[np.int16]
+    # (n, 2) axial coordinates, for hex distances.
+    hexes: npt.NDArray[np.int64]
     edges: dict[str, tuple[int, ...]]
+    # Each hex's bit in a board-sized integer (rows of `stride` bits, two of them spare, so
+    # that a neighbour's bit is the hex's shifted by 1, stride - 1 or stride): the flood fill
+    # of ``_reached_from_both``.
+    stride: int
+    bit: npt.NDArray[np.int64]
+    # Longer than the longest distance between two hexes of the board.
+    lengths: int
 
 
 @functools.lru_cache(maxsize=8)
 def _board_facts(board: Board) -> _BoardFacts:
     n = len(board)
-    neighbours = np.full((n, 6), n, dtype=np.int64)
-    for i, around in enumerate(board.neighbours):
-        neighbours[i, : len(around)] = around
-    rows = np.array([r for _, r in board.hexes], dtype=np.int64)
+    hexes = np.array(board.hexes, dtype=np.int64)
+    rows = hexes[:, 1]
+    # Neighbours, by a look-up grid with a border of "none" (n) round the board.
+    q0, r0 = int(hexes[:, 0].min()), int(rows.min())
+    grid = np.full((int(rows.max()) - r0 + 3, int(hexes[:, 0].max()) - q0 + 3), n)
+    grid[rows - r0 + 1, hexes[:, 0] - q0 + 1] = np.arange(n)
+    neighbours = np.stack(
+        [grid[rows - r0 + 1 + dr, hexes[:, 0] - q0 + 1 + dq] for dq, dr in NEIGHBOUR_STEPS],
+        axis=1,
+    ).astype(np.int64)
     depth = {"A": rows - board.first_row, "B": board.last_row - rows}
     side = np.where(depth["A"] < depth["B"], "A", np.where(depth["B"] < depth["A"], "B", ""))
-    hexes = np.array(board.hexes, dtype=np.int64)
-    dq = hexes[:, None, 0] - hexes[None, :, 0]
-    dr = hexes[:, None, 1] - hexes[None, :, 1]
-    distance = ((np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2).astype(np.int16)
-    return _BoardFacts(neighbours, depth, side, distance, {s: board.edge_row(s) for s in SIDES})
+    q0 = int(hexes[:, 0].min())
+    span_q = int(hexes[:, 0].max()) - q0 + 1
+    stride = span_q + 2
+    bit = (rows - board.first_row) * stride + hexes[:, 0] - q0
+    lengths = span_q + int(rows.max() - rows.min()) + 1
+    return _BoardFacts(
+        neighbours, depth, side, hexes, {s: board.edge_row(s) for s in SIDES}, stride, bit, lengths
+    )
+
+
+def _distance(
+    facts: _BoardFacts, i: npt.NDArray[np.integer[Any]], j: npt.NDArray[np.integer[Any]]
+) -> IntArray:
+    """Hex distances between the hexes i and j (arrays of board indices)."""
+    dq = facts.hexes[i, 0] - facts.hexes[j, 0]
+    dr = facts.hexes[i, 1] - facts.hexes[j, 1]
+    result: IntArray = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    return result
+
+
+def _as_int(facts: _BoardFacts, hexes: BoolArray) -> int:
+    bits = np.zeros(int(facts.bit.max()) + 1, dtype=bool)
+    bits[facts.bit] = hexes
+    return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+
+
+def _flood(start: int, allowed: int, stride: int) -> int:
+    """Every hex of `allowed` reached from `start` through neighbours in `allowed`."""
+    reached = start & allowed
+    while True:
+        grown = reached | reached << 1 | reached >> 1 | reached << stride | reached >> stride
+        grown |= reached << (stride - 1) | reached >> (stride - 1)
+        grown &= allowed
+        if grown == reached:
+            return reached
+        reached = grown
 
 
 def _reached_from_both(facts: _BoardFacts, standable: BoolArray) -> BoolArray:
     """Standable hexes that can be reached from both table edges (over standable hexes)."""
-    n = len(standable)
-    component = np.full(n, -1, dtype=np.int64)
-    neighbours = facts.neighbours.tolist()
-    stands = standable.tolist()
-    label = 0
-    for start in np.flatnonzero(standable).tolist():
-        if component[start] >= 0:
-            continue
-        component[start] = label
-        queue = deque([start])
-        while queue:
-            i = queue.popleft()
-            for m in neighbours[i]:
-                if m < n and stands[m] and component[m] < 0:
-                    component[m] = label
-                    queue.append(m)
-        label += 1
-    reached = standable.copy()
+    allowed = _as_int(facts, standable)
+    reached = allowed
     for side in SIDES:
-        labels = {int(component[i]) for i in facts.edges[side] if stands[i]}
-        reached &= np.isin(component, list(labels))
-    return reached
+        edge = np.zeros(len(standable), dtype=bool)
+        edge[list(facts.edges[side])] = True
+        reached &= _flood(_as_int(facts, edge), allowed, facts.stride)
+    size = int(facts.bit.max()) // 8 + 1
+    bits = np.unpackbits(
+        np.frombuffer(reached.to_bytes(size, "little"), dtype=np.uint8), bitorder="little"
+    )
+    found: BoolArray = bits[facts.bit].astype(bool)
+    return found
+
+
+def _packed(rows: BoolArray) -> npt.NDArray[np.uint64]:
+    """Rows of booleans as 64-bit words (bit j of word k: column 64 k + j)."""
+    packed = np.packbits(rows, axis=-1, bitorder="little")
+    spare = -packed.shape[-1] % 8
+    if spare:
+        packed = np.concatenate(
+            [packed, np.zeros((*packed.shape[:-1], spare), dtype=np.uint8)], axis=-1
+        )
+    words: npt.NDArray[np.uint64] = packed.view("<u8")
+    return words
+
+
+def _seen_by(clear: BoolArray, audiences: list[BoolArray]) -> list[IntArray]:
+    """For each audience (a set of hexes), how many of its hexes each hex sees."""
+    rows = _packed(clear)
+    counts: list[IntArray] = []
+    for audience in audiences:
+        mask = _packed(audience)
+        counts.append(np.bitwise_count(rows & mask).sum(axis=1, dtype=np.int64))
+    return counts
+
+
+def _lengths_whole(facts: _BoardFacts, clear: BoolArray, standable: BoolArray) -> IntArray:
+    """Clear lines between two standable hexes (each pair once), by their length in hexes."""
+    stand = np.flatnonzero(standable)
+    s, t = np.nonzero(np.triu(clear[np.ix_(stand, stand)], 1))
+    lengths: IntArray = np.bincount(_distance(facts, stand[s], stand[t]), minlength=facts.lengths)
+    return lengths
+
+
+def _lengths_of(facts: _BoardFacts, state: Visibility, standable: BoolArray) -> IntArray:
+    """``_lengths_whole`` from a line-of-fire state: its pairs taken a segment (one
+    direction, so one length) at a time."""
+    lines = state.lines
+    # Each hex's level (as ``visibility._clear``: 127 sees over any height) and whether it
+    # is standable, in one number: two gathers a pair.
+    code = np.minimum(state.levels, 127).astype(np.int16) * 2 + standable
+    a, b = code[lines.pair_s], code[lines.pair_t]
+    counted = (state.top <= (np.maximum(a, b) >> 1)) & ((a & b & 1) == 1)
+    per_segment = np.add.reduceat(counted.view(np.int8), lines.seg_pairs)
+    dq, dr = lines.dir_q[lines.seg_dir], lines.dir_r[lines.seg_dir]
+    length = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    lengths: IntArray = np.bincount(length, weights=per_segment, minlength=facts.lengths).astype(
+        np.int64
+    )
+    return lengths
+
+
+def _longest(state: Visibility, standable: BoolArray) -> int:
+    """The longest clear line between two standable hexes, in hexes: the pairs of the
+    longest directions first, stopping at the first length that has one (a whole check
+    needs no more than this; lines by length are counted when an edit first needs them)."""
+    lines = state.lines
+    dq, dr = lines.dir_q.astype(np.int64), lines.dir_r.astype(np.int64)
+    length = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    # Pairs are in order of segments, and segments in order of direction.
+    seg_start = np.searchsorted(lines.seg_dir, np.arange(len(dq) + 1))
+    bounds = np.append(lines.seg_pairs, lines.pairs)[seg_start]
+    code = np.minimum(state.levels, 127).astype(np.int16) * 2 + standable
+    for value in np.unique(length)[::-1].tolist():
+        chosen = np.flatnonzero(length == value)
+        starts, sizes = bounds[chosen], bounds[chosen + 1] - bounds[chosen]
+        if not sizes.any():
+            continue
+        pairs = np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(sizes.sum())
+        a, b = code[lines.pair_s[pairs]], code[lines.pair_t[pairs]]
+        if ((state.top[pairs] <= (np.maximum(a, b) >> 1)) & ((a & b & 1) == 1)).any():
+            return int(value)
+    return 0
+
+
+@dataclass(frozen=True, eq=False)
+class _State:
+    """What a check keeps of a table's terrain for the next edit: its line-of-fire state,
+    and the clear lines between standable hexes by length (kept up to date pair by pair;
+    None until an edit first needs them)."""
+
+    lines: Visibility
+    standable: BoolArray
+    lengths: IntArray | None
+
+    def longest(self) -> int:
+        if self.lengths is None:
+            return _longest(self.lines, self.standable)
+        return int(np.flatnonzero(self.lengths)[-1]) if self.lengths.any() else 0
+
+    @property
+    def nbytes(self) -> int:
+        return self.lines.top.nbytes + self.lines.clear.nbytes
+
+    def changed(self, facts: _BoardFacts, terrain: Terrain) -> _State:
+        """The state of the table with `terrain`, recomputing only the pairs whose line
+        crosses, runs along or ends at a changed hex."""
+        lines, pairs = self.lines.changed_pairs(terrain)
+        standable = terrain.standable
+        moved = np.flatnonzero(standable != self.standable)
+        # Each pair once (a mark per pair: np.unique hashes, ten times slower here).
+        marked = np.zeros(lines.lines.pairs, dtype=bool)
+        marked[pairs] = True
+        for index in moved.tolist():
+            marked[lines.pairs_at(index)] = True
+        pairs = np.flatnonzero(marked)
+        s, t = lines.lines.pair_s[pairs], lines.lines.pair_t[pairs]
+        at = lines.lines.pair_st[pairs]
+        was = self.lines.clear.reshape(-1)[at] & self.standable[s] & self.standable[t]
+        now = lines.clear.reshape(-1)[at] & standable[s] & standable[t]
+        length = _distance(facts, s, t)
+        before = (
+            self.lengths
+            if self.lengths is not None
+            else _lengths_of(facts, self.lines, self.standable)
+        )
+        lengths = (
+            before
+            + np.bincount(length[now], minlength=facts.lengths)
+            - np.bincount(length[was], minlength=facts.lengths)
+        )
+        return _State(lines, standable.copy(), lengths)
 
 
 # Line-of-fire states kept per process, so that the next edit of a table recomputes only
@@ -124,27 +278,25 @@ INCREMENTAL_HEXES = 64
 # Boards up to this size are checked whole, per pair (0.2 ms for the standard board), unless
 # a kept state of the table before the change is at hand.
 SMALL_BOARD = 400
-_kept: OrderedDict[tuple[Board, bytes], Visibility] = OrderedDict()
+_kept: OrderedDict[tuple[Board, bytes], _State] = OrderedDict()
 # The server answers in several threads of one process: the kept states are shared.
 _kept_lock = threading.Lock()
 
 
 def _key(board: Board, terrain: Terrain) -> tuple[Board, bytes]:
-    return board, terrain.heights.tobytes() + terrain.levels.tobytes()
+    return board, (
+        terrain.heights.tobytes() + terrain.levels.tobytes() + terrain.standable.tobytes()
+    )
 
 
-def _keep(key: tuple[Board, bytes], state: Visibility) -> None:
+def _keep(key: tuple[Board, bytes], state: _State) -> None:
     with _kept_lock:
-        _keep_locked(key, state)
-
-
-def _keep_locked(key: tuple[Board, bytes], state: Visibility) -> None:
-    _kept[key] = state
-    _kept.move_to_end(key)
-    size = sum(s.top.nbytes + s.clear.nbytes for s in _kept.values())
-    while size > KEPT_STATES_BYTES and len(_kept) > 1:
-        _, dropped = _kept.popitem(last=False)
-        size -= dropped.top.nbytes + dropped.clear.nbytes
+        _kept[key] = state
+        _kept.move_to_end(key)
+        size = sum(s.nbytes for s in _kept.values())
+        while size > KEPT_STATES_BYTES and len(_kept) > 1:
+            _, dropped = _kept.popitem(last=False)
+            size -= dropped.nbytes
 
 
 def forget_kept_states() -> None:
@@ -155,9 +307,11 @@ def forget_kept_states() -> None:
 
 def _clear_lines(
     board: Board, terrain: Terrain, rules: TableRules, before: Mapping[int, str] | None
-) -> BoolArray:
-    """Every clear line of fire: from a kept state of this very terrain, or by changing a kept
-    state of the table before the edit (`before`), or computed whole."""
+) -> tuple[BoolArray, int]:
+    """Every clear line of fire, and the longest between two standable hexes: from a kept
+    state of this very terrain, or by changing a kept state of the table before the edit
+    (`before`), or computed whole."""
+    facts = _board_facts(board)
     key = _key(board, terrain)
     with _kept_lock:
         state = _kept.get(key)
@@ -167,19 +321,23 @@ def _clear_lines(
             previous = _kept.get(before_key)
         moved = (
             np.count_nonzero(
-                (previous.heights != terrain.heights) | (previous.levels != terrain.levels)
+                (previous.lines.heights != terrain.heights)
+                | (previous.lines.levels != terrain.levels)
+                | (previous.standable != terrain.standable)
             )
             if previous is not None
             else INCREMENTAL_HEXES + 1
         )
         if previous is not None and moved <= INCREMENTAL_HEXES:
-            state = previous.changed(terrain)
+            state = previous.changed(facts, terrain)
     if state is None:
         if len(board) <= SMALL_BOARD and before is None:
-            return board_visibility(board, terrain)
-        state = Visibility.of(board, terrain)
+            clear = board_visibility(board, terrain)
+            lengths = _lengths_whole(facts, clear, terrain.standable)
+            return clear, int(np.flatnonzero(lengths)[-1]) if lengths.any() else 0
+        state = _State(Visibility.of(board, terrain), terrain.standable.copy(), None)
     _keep(key, state)
-    return state.clear
+    return state.lines.clear, state.longest()
 
 
 def check_table(
@@ -190,29 +348,20 @@ def check_table(
     instead of checking every line again."""
     board = table.board
     terrain = Terrain.of(board, table.terrain, rules)
-    clear = _clear_lines(board, terrain, rules, before)
+    clear, longest = _clear_lines(board, terrain, rules, before)
     standable = terrain.standable
     n = len(board)
     facts = _board_facts(board)
     stand_idx = np.flatnonzero(standable)
-    sees = clear[np.ix_(stand_idx, stand_idx)]
-
     coverage = len(table.terrain) / n
-    edge_a = [i for i in board.edge_row("A") if standable[i]]
-    edge_b = [i for i in board.edge_row("B") if standable[i]]
+    edge_a = [i for i in facts.edges["A"] if standable[i]]
+    edge_b = [i for i in facts.edges["B"] if standable[i]]
     lane_matrix = (
         clear[np.ix_(edge_a, edge_b)] if edge_a and edge_b else np.zeros((0, 0), dtype=bool)
     )
     lanes = tuple(
         (board.hexes[edge_a[a]], board.hexes[edge_b[b]])
         for a, b in zip(*np.nonzero(lane_matrix), strict=True)
-    )
-
-    # Longest clear sightline between standable hexes, in hexes.
-    longest = (
-        int(np.max(facts.distance[np.ix_(stand_idx, stand_idx)], where=sees, initial=0))
-        if len(stand_idx)
-        else 0
     )
 
     has_terrain = np.zeros(n + 1, dtype=bool)  # the last: "no neighbour there"
@@ -222,17 +371,17 @@ def check_table(
     high = np.zeros(n, dtype=bool)
     high[[i for i, kind in table.terrain.items() if rules.terrain[kind].level > 0]] = True
     depth = rules.near_edge_depth
-    near = {side: stand_idx[facts.depth[side][stand_idx] <= depth] for side in SIDES}
+    near_hexes = {side: standable & (facts.depth[side] <= depth) for side in SIDES}
+    near = {side: np.flatnonzero(near_hexes[side]) for side in SIDES}
+    # How many standable hexes, and how many of each side's near-edge hexes, each hex sees.
+    seen_all, seen_from_a, seen_from_b = _seen_by(
+        clear, [standable, near_hexes["A"], near_hexes["B"]]
+    )
+    seen_from = {"A": seen_from_a, "B": seen_from_b}
     per_side: dict[str, dict[str, float]] = {}
-    exposed: dict[str, BoolArray] = {}
     for side, enemy in (("A", "B"), ("B", "A")):
         own = near[side]
-        seen: BoolArray = (
-            np.asarray(clear[np.ix_(own, near[enemy])].any(axis=1))
-            if len(own) and len(near[enemy])
-            else np.zeros(len(own), dtype=bool)
-        )
-        exposed[side] = seen
+        seen: BoolArray = seen_from[enemy][own] > 0
         per_side[side] = {
             "cover_near_edge": int(np.count_nonzero(in_cover[own])),
             "exposure": round(100 * float(seen.mean()), 1) if len(own) else 0.0,
@@ -240,7 +389,7 @@ def check_table(
             "near_edge_hexes": len(own),
         }
 
-    seen_counts = np.count_nonzero(sees, axis=1) - 1
+    seen_counts = seen_all[stand_idx] - 1
     best = int(np.argmax(seen_counts)) if len(seen_counts) else 0
     dominance = float(seen_counts[best] / max(1, len(stand_idx) - 1)) if len(seen_counts) else 0.0
 

@@ -106,7 +106,7 @@ def _corners(x: float, y: float, size: float = SIZE) -> list[tuple[float, float]
     ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Layout:
     origin: tuple[float, float]
     width: float
@@ -115,6 +115,11 @@ class _Layout:
     # Per hex, the SVG of its polygon's points and of its coordinate label.
     points: tuple[str, ...]
     labels: tuple[str, ...]
+    # Per hex, its SVG shape before and after its fill colour (polygon, edge stroke, label),
+    # and the start of its accessible name ("q,r ").
+    before_fill: tuple[str, ...]
+    after_fill: tuple[str, ...]
+    names: tuple[str, ...]
 
 
 @functools.lru_cache(maxsize=16)
@@ -133,7 +138,23 @@ def _layout(board: Board) -> _Layout:
         f'<text x="{x:.1f}" y="{y + 3:.1f}" class="coord">{q},{r}</text>'
         for (x, y), (q, r) in zip(centres, board.hexes, strict=True)
     )
-    return _Layout(origin, width, height + 36, centres, points, labels)
+    first, last = board.first_row, board.last_row
+    after_fill = []
+    for (_, row), text in zip(board.hexes, labels, strict=True):
+        edge = row in (first, last)
+        stroke = SIDE_COLOURS["A" if row == first else "B"] if edge else GRID_COLOUR
+        after_fill.append(f'" stroke="{stroke}" stroke-width="{2.2 if edge else 1}"/>{text}')
+    return _Layout(
+        origin,
+        width,
+        height + 36,
+        centres,
+        points,
+        labels,
+        tuple(f'<polygon points="{p}" fill="' for p in points),
+        tuple(after_fill),
+        tuple(f"{q},{r} " for q, r in board.hexes),
+    )
 
 
 def _frame(table: TableSpec) -> tuple[tuple[float, float], float, float]:
@@ -173,6 +194,13 @@ def _pixels(origin: tuple[float, float], x: int, y: int) -> tuple[float, float]:
     return origin[0] + X_UNIT * x, origin[1] + Y_UNIT * y
 
 
+@functools.lru_cache(maxsize=8192)
+def _piece_path(board: Board, hexes: tuple[int, ...]) -> str:
+    """The SVG path of the outline of a piece on these hexes (kept: an edit changes a few of
+    a table's hundreds of pieces)."""
+    return _path(_layout(board).origin, outline(board, Placed(CUSTOM, hexes)))
+
+
 def _path(origin: tuple[float, float], rings: list[list[tuple[int, int]]]) -> str:
     parts = []
     for ring in rings:
@@ -182,6 +210,22 @@ def _path(origin: tuple[float, float], rings: list[list[tuple[int, int]]]) -> st
 
 
 # --- SVG ----------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=16_384)
+def _hex_svg(
+    layout: _Layout, index: int, name: str, fill: str, classes: str, ink: str, href: str | None
+) -> str:
+    """One hex of the SVG map, kept by everything it shows: a map drawn again after an edit
+    finds all but the changed hexes ready."""
+    shape = f"{layout.before_fill[index]}{fill}{layout.after_fill[index]}"
+    name = f"{layout.names[index]}{name}"
+    if href:
+        return (
+            f'<a href="{escape(href)}" class="{classes}" fill="{ink}" '
+            f'aria-label="{name}">{shape}</a>'
+        )
+    return f'<g class="{classes}" fill="{ink}"><title>{name}</title>{shape}</g>'
 
 
 def _heat_colour(value: float) -> str:
@@ -205,21 +249,24 @@ def svg(
     overlay = overlay or Overlay()
     rules = rules or current_ruleset().table
     layout = _layout(table.board)
-    origin, width, height = layout.origin, layout.width, layout.height
+    width, height = layout.width, layout.height
     board = table.board
-    names = {None: OPEN_LABEL} | {kind.id: kind.name for kind in kinds(rules)}
+    # Accessible names (escaped once) and fills of each kind.
+    names = {None: escape(OPEN_LABEL)} | {kind.id: escape(kind.name) for kind in kinds(rules)}
+    fills = {kind: colour(kind) for kind in names}
     # Hexes no trooper stands on keep their colour under a heat map.
     walls = {kind.id for kind in kinds(rules) if not kind.enterable}
-    first, last = board.first_row, board.last_row
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
         f'class="table-map" role="img" aria-label="{escape(title or table.name)}">',
         f'<text x="4" y="13" class="edge-label" fill="{SIDE_COLOURS["A"]}">Side A edge</text>',
     ]
     lof = overlay.source is not None
+    marked = overlay.blockers or overlay.target or overlay.highlighted or overlay.problems
+    terrain = table.terrain
     for index, hex_ in enumerate(board.hexes):
-        kind = table.terrain.get(index)
-        fill = colour(kind)
+        kind = terrain.get(index)
+        fill = fills[kind]
         if overlay.heat is not None and kind not in walls:
             fill = _heat_colour(overlay.heat[index])
         classes = f"hex {kind or 'open'}"
@@ -230,42 +277,27 @@ def svg(
                 classes += " seen"
             else:
                 classes += " unseen"
-        if hex_ in overlay.blockers:
-            classes += " blocker"
-        if hex_ == overlay.target:
-            classes += " target"
-        if hex_ in overlay.highlighted:
-            classes += " highlighted"
-        if hex_ in overlay.problems:
-            classes += " problem"
+        if marked:
+            if hex_ in overlay.blockers:
+                classes += " blocker"
+            if hex_ == overlay.target:
+                classes += " target"
+            if hex_ in overlay.highlighted:
+                classes += " highlighted"
+            if hex_ in overlay.problems:
+                classes += " problem"
         # The label's colour, inherited from the hex's element (pictures are also printed
         # without the site's styles).
         ink = "#fff" if kind in DARK_KINDS and overlay.heat is None else "#333"
-        row = hex_[1]
-        edge = row in (first, last)
-        stroke = SIDE_COLOURS["A" if row == first else "B"] if edge else GRID_COLOUR
-        shape = (
-            f'<polygon points="{layout.points[index]}" fill="{fill}" stroke="{stroke}" '
-            f'stroke-width="{2.2 if edge else 1}"/>{layout.labels[index]}'
-        )
-        name = f"{hex_[0]},{hex_[1]} {names[kind]}"
         href = link(hex_) if link else None
-        if href:
-            parts.append(
-                f'<a href="{escape(href)}" class="{classes}" fill="{ink}" '
-                f'aria-label="{escape(name)}">{shape}</a>'
-            )
-        else:
-            parts.append(
-                f'<g class="{classes}" fill="{ink}"><title>{escape(name)}</title>{shape}</g>'
-            )
+        parts.append(_hex_svg(layout, index, names[kind], fill, classes, ink, href))
     parts.append(
         f'<g class="pieces" fill="none" stroke="{OUTLINE_COLOUR}" stroke-width="2.5" '
         'stroke-linejoin="round" aria-hidden="true">'
     )
     for placed in table.placed():
         dash = ' stroke-dasharray="5 3"' if placed.piece == CUSTOM else ""
-        parts.append(f'<path d="{_path(origin, outline(board, placed))}" class="piece"{dash}/>')
+        parts.append(f'<path d="{_piece_path(board, placed.hexes)}" class="piece"{dash}/>')
     parts.append("</g>")
     marks = []
     for a, b in overlay.lanes:

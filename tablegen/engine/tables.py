@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,8 @@ MAX_BOX_KINDS = 100
 MAX_BOX_COUNT = 99
 DOCUMENT_KEYS = ("format", "version", "name", "board", "terrain", "pieces", "seed", "params")
 PIECE_KEYS = ("piece", "hexes")
+_PIECE_KEY_SET = frozenset(PIECE_KEYS)
+_TERRAIN_KEY_SET = frozenset(("hex", "kind"))
 
 
 class TableDocumentError(DocumentError):
@@ -116,12 +119,47 @@ def read_hex(value: object, path: str) -> Hex:
     return (q, r)
 
 
+def _plain_hexes(values: list[object]) -> tuple[Hex, ...] | None:
+    """The common case of a list of hexes checked at once: each [q, r] of plain whole
+    numbers within the range ``read_hex`` allows; None when any is not (read them one by
+    one then, to say which and why)."""
+    if not all(type(v) is list and len(v) == 2 for v in values):
+        return None
+    pairs: list[Hex] = [(v[0], v[1]) for v in values]  # type: ignore[index]
+    if all(
+        type(q) is int and type(r) is int and -10_000 < q < 10_000 and -10_000 < r < 10_000
+        for q, r in pairs
+    ):
+        return tuple(pairs)
+    return None
+
+
+def read_hexes(values: list[object], path: str) -> tuple[Hex, ...]:
+    """A list of hexes, each read as ``read_hex`` (the error names path[i])."""
+    plain = _plain_hexes(values)
+    if plain is not None:
+        return plain
+    return tuple(read_hex(h, f"{path}[{i}]") for i, h in enumerate(values))
+
+
+# Boards read from documents, kept by their hexes: an edited table is read several times a
+# request, and the board's cached facts (lines, pictures) are then found by identity.
+@functools.lru_cache(maxsize=32)
+def _board_of(hexes: tuple[Hex, ...]) -> Board:
+    return Board.of(hexes)
+
+
+@functools.lru_cache(maxsize=8)
+def _standard(rows: int, columns: int) -> Board:
+    return standard_board(rows, columns)
+
+
 def read_board(value: object, rules: TableRules) -> Board:
     if not isinstance(value, dict):
         raise TableDocumentError("board", "expected an object")
     try:
         if value.get("standard") is True and len(value) == 1:
-            return standard_board(rules.rows, rules.columns)
+            return _standard(rules.rows, rules.columns)
         if set(value) == {"hexes"}:
             hexes = value["hexes"]
             if not isinstance(hexes, list):
@@ -130,12 +168,12 @@ def read_board(value: object, rules: TableRules) -> Board:
                 raise TableDocumentError(
                     "board.hexes", f"a board has at most {MAX_BOARD_HEXES} hexes"
                 )
-            return Board.of(read_hex(h, f"board.hexes[{i}]") for i, h in enumerate(hexes))
+            return _board_of(read_hexes(hexes, "board.hexes"))
         if set(value) == {"rows", "columns"}:
             rows, columns = value["rows"], value["columns"]
             if not all(isinstance(v, int) and not isinstance(v, bool) for v in (rows, columns)):
                 raise TableDocumentError("board", "rows and columns are whole numbers")
-            return Board.of(rows_by_columns(rows, columns))
+            return _board_of(tuple(rows_by_columns(rows, columns)))
     except BoardError as error:
         raise TableDocumentError("board", str(error)) from None
     raise TableDocumentError(
@@ -249,19 +287,28 @@ def read_table_document(document: object, rules: TableRules) -> TableSpec:
             "terrain", f"has {len(terrain_list)} entries for a board of {len(board)} hexes"
         )
     terrain: dict[int, str] = {}
+    index_of = board.index
     for i, entry in enumerate(terrain_list):
-        path = f"terrain[{i}]"
-        if not isinstance(entry, dict) or set(entry) != {"hex", "kind"}:
-            raise TableDocumentError(path, 'expected {"hex": [q, r], "kind": ...}')
-        hex_ = read_hex(entry["hex"], f"{path}.hex")
-        if hex_ not in board:
-            raise TableDocumentError(f"{path}.hex", f"{list(hex_)} is not on the board")
+        if not isinstance(entry, dict) or entry.keys() != _TERRAIN_KEY_SET:
+            raise TableDocumentError(f"terrain[{i}]", 'expected {"hex": [q, r], "kind": ...}')
+        value = entry["hex"]
+        if type(value) is list and len(value) == 2:
+            hex_ = (value[0], value[1])
+            index = index_of.get(hex_) if type(hex_[0]) is int and type(hex_[1]) is int else None
+        else:
+            index = None
+        if index is None:  # anything unusual: read again, saying what is wrong
+            hex_ = read_hex(value, f"terrain[{i}].hex")
+            if hex_ not in board:
+                raise TableDocumentError(f"terrain[{i}].hex", f"{list(hex_)} is not on the board")
+            index = index_of[hex_]
         kind = entry["kind"]
         if not isinstance(kind, str) or kind not in rules.terrain:
-            raise TableDocumentError(f"{path}.kind", f"expected one of: {', '.join(rules.terrain)}")
-        index = board.index[hex_]
+            raise TableDocumentError(
+                f"terrain[{i}].kind", f"expected one of: {', '.join(rules.terrain)}"
+            )
         if index in terrain:
-            raise TableDocumentError(f"{path}.hex", f"{list(hex_)} has terrain twice")
+            raise TableDocumentError(f"terrain[{i}].hex", f"{list(hex_)} has terrain twice")
         terrain[index] = kind
     pieces = (
         _pieces(document["pieces"], board, terrain, rules)
@@ -287,11 +334,13 @@ def _pieces(
             "pieces", f"has {len(value)} pieces for {len(terrain)} terrain hexes"
         )
     library = terrain_library(tuple(rules.terrain))
+    index_of = board.index
     owner: dict[int, int] = {}
     pieces = []
+    size = len(board)
     for number, entry in enumerate(value):
         path = f"pieces[{number}]"
-        if not isinstance(entry, dict) or set(entry) != set(PIECE_KEYS):
+        if not isinstance(entry, dict) or entry.keys() != _PIECE_KEY_SET:
             raise TableDocumentError(path, 'expected {"piece": id, "hexes": [[q, r], ...]}')
         piece_id = entry["piece"]
         if not isinstance(piece_id, str) or (piece_id != CUSTOM and piece_id not in library.pieces):
@@ -300,12 +349,19 @@ def _pieces(
                 f"{path}.piece", f"{shown!r} is neither a piece of the library nor {CUSTOM!r}"
             )
         listed = entry["hexes"]
-        if not isinstance(listed, list) or not 0 < len(listed) <= len(board):
+        if not isinstance(listed, list) or not 0 < len(listed) <= size:
             raise TableDocumentError(f"{path}.hexes", "expected a list of [q, r]")
         indices = []
         for k, item in enumerate(listed):
-            hex_ = read_hex(item, f"{path}.hexes[{k}]")
-            index = board.index.get(hex_)
+            if type(item) is list and len(item) == 2:
+                hex_ = (item[0], item[1])
+                fast = type(hex_[0]) is int and type(hex_[1]) is int
+                index = index_of.get(hex_) if fast else None
+            else:
+                index = None
+            if index is None:  # anything unusual: read again, saying what is wrong
+                hex_ = read_hex(item, f"{path}.hexes[{k}]")
+                index = index_of.get(hex_)
             if index is None or index not in terrain:
                 raise TableDocumentError(
                     f"{path}.hexes[{k}]", f"{list(hex_)} is not a terrain hex of the table"

@@ -32,9 +32,9 @@ def test_an_edit_on_a_large_board_updates_the_kept_state_and_agrees_with_a_whole
     table.set_spec(TableSpec(board, layout, "Big"))
     table.save()
     updated = []
-    real = metrics.Visibility.changed
+    real = metrics.Visibility.changed_pairs
     monkeypatch.setattr(
-        metrics.Visibility, "changed", lambda self, t: updated.append(1) or real(self, t)
+        metrics.Visibility, "changed_pairs", lambda self, t: updated.append(1) or real(self, t)
     )
     lines_moved = 0
     for _ in range(5):
