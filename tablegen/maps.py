@@ -330,14 +330,6 @@ def piece_palette(
     ]
 
 
-def as_controls(picture: str) -> str:
-    """The map as the page shows it: its hexes are links, and a picture holding controls is
-    a group of them to assistive technology, not an image (an image's content is not read
-    out: axe's nested-interactive). The renderer names every picture an image, as a printed
-    sheet's is; only its root element, the first, is renamed."""
-    return picture.replace(' role="img"', ' role="group"', 1)
-
-
 def map_context(
     query: Mapping[str, str],
     table: TableSpec,
@@ -404,7 +396,7 @@ def map_context(
         "spec": table,
         "report": report,
         "metrics": report.metrics,
-        "picture": as_controls(svg(table, drawn, link, title=f"{table.name}: {MODES[mode]}")),
+        "picture": svg(table, drawn, link, title=f"{table.name}: {MODES[mode]}"),
         "mode": mode,
         "modes": [(key, name, at(mode=key)) for key, name in MODES.items()],
         "base": base,

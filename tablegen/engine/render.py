@@ -258,7 +258,10 @@ def svg(
     walls = {kind.id for kind in kinds(rules) if not kind.enterable}
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'class="table-map" role="img" aria-label="{escape(title or table.name)}">',
+        # A picture whose hexes are links is a group of controls to assistive technology,
+        # not an image (an image's content is not read out: axe's nested-interactive).
+        f'class="table-map" role="{"img" if link is None else "group"}" '
+        f'aria-label="{escape(title or table.name)}">',
         f'<text x="4" y="13" class="edge-label" fill="{SIDE_COLOURS["A"]}">Side A edge</text>',
     ]
     lof = overlay.source is not None
