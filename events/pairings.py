@@ -9,7 +9,7 @@ import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from onefinity.rules.text import normalize_name, text_problem
+from onefinity.rules.text import normalize_name, quoted, text_problem
 
 COLUMNS = ("round", "table", "player A", "player B")
 MAX_CSV_BYTES = 100_000
@@ -112,7 +112,7 @@ def check_rows(
                 else f"tables are numbered 1 to {limit}"
             )
             problems.append(
-                f"{label(row.where, 1)}: {table_text.strip()[:20]!r} is not a table "
+                f"{label(row.where, 1)}: {quoted(table_text.strip(), 20)} is not a table "
                 f"({where_limit})."
             )
             continue

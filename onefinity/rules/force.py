@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from onefinity.rules.text import DocumentError, text_problem
+from onefinity.rules.text import DocumentError, quoted, text_problem
 
 FORCE_FORMAT = "onefinity-force"
 FORCE_VERSION = 1
@@ -96,7 +96,7 @@ def _object(value: object, path: str, allowed: tuple[str, ...]) -> Mapping[str, 
             shown = path or "the document"
             raise ForceDocumentError(
                 path,
-                f"unknown key {str(key)[:40]!r} in {shown} (expected one of: {', '.join(allowed)})",
+                f"unknown key {quoted(key)} in {shown} (expected one of: {', '.join(allowed)})",
             )
     return value
 

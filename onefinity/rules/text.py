@@ -40,6 +40,22 @@ def text_problem(text: str) -> str | None:
     return None
 
 
+def quoted(value: object, limit: int = 40) -> str:
+    """Untrusted input (an unknown key, a mistyped id) quoted for an error message: cut to
+    `limit` characters, in quotes, with control characters and unpaired surrogates written
+    as escapes (repr's rule), so that any page, PDF or log can carry the message."""
+    return repr(str(value)[:limit])
+
+
+def escaped(value: object, limit: int = 40) -> str:
+    """Untrusted input cut to `limit` characters, without quotes, its control characters and
+    unpaired surrogates written as escapes (``\\ud800``): for a path or a list of keys."""
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+        for ch in str(value)[:limit]
+    )
+
+
 def normalize_name(text: str) -> str:
     """A name as typed, with runs of white space (tabs, new lines included) made one space
     and the ends trimmed: what a person meant when they pasted it."""

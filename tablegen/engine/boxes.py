@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from onefinity.rules.hexgrid import Board
 from onefinity.rules.ruleset import TableRules
-from onefinity.rules.text import text_problem
+from onefinity.rules.text import escaped, quoted, text_problem
 from tablegen.engine.generate import (
     Parameters,
     candidates,
@@ -70,7 +70,7 @@ def read_counts(value: object, library: TerrainLibrary, path: str = "pieces") ->
     counts = {}
     for key, count in value.items():
         if not isinstance(key, str) or key not in library.pieces:
-            raise BoxError(f"{path}.{str(key)[:40]}", "no piece of the library has this id")
+            raise BoxError(f"{path}.{escaped(key)}", "no piece of the library has this id")
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
             raise BoxError(f"{path}.{key}", f"expected a whole number from 0 to {MAX_COUNT}")
         if count:
@@ -87,7 +87,7 @@ def read_box_document(document: object, library: TerrainLibrary) -> Box:
     for key in document:
         if key not in BOX_KEYS:
             raise BoxError(
-                "", f"unknown key {str(key)[:40]!r} (expected one of: {', '.join(BOX_KEYS)})"
+                "", f"unknown key {quoted(key)} (expected one of: {', '.join(BOX_KEYS)})"
             )
     if document.get("format") != BOX_FORMAT:
         raise BoxError("format", f"expected {BOX_FORMAT!r}: this is not a terrain box document")
@@ -124,9 +124,9 @@ def decode_counts(text: str, library: TerrainLibrary) -> dict[str, int]:
     for part in text.split(",") if text else []:
         piece, _, number = part.partition(":")
         if not number.isascii() or not number.isdigit() or len(number) > 2:
-            raise BoxError("box", f"expected piece:count pairs, not {part[:40]!r}")
+            raise BoxError("box", f"expected piece:count pairs, not {quoted(part)}")
         if piece in counts:
-            raise BoxError("box", f"{piece[:40]!r} is listed twice")
+            raise BoxError("box", f"{quoted(piece)} is listed twice")
         counts[piece] = int(number)
     return read_counts(counts, library, "box")
 

@@ -24,7 +24,7 @@ from onefinity.rules.hexgrid import (
     standard_board,
 )
 from onefinity.rules.ruleset import TableRules
-from onefinity.rules.text import normalize_name
+from onefinity.rules.text import escaped, normalize_name
 from tablegen.engine.tables import (
     DOCUMENT_KEYS,
     MAX_NAME_LENGTH,
@@ -186,7 +186,7 @@ def _kept_params(value: object, changes: list[str]) -> dict[str, Any]:
         try:
             kept |= _params({key: item})
         except TableDocumentError:
-            dropped.append(str(key)[:40])
+            dropped.append(escaped(key))
     if dropped:
         changes.append(f"params: dropped {', '.join(sorted(dropped))}")
     return kept
@@ -200,7 +200,7 @@ def repair_table_document(raw: object, rules: TableRules) -> tuple[TableSpec, tu
             "not a table document: an empty standard board instead",
         )
     changes: list[str] = []
-    unknown = sorted(str(key)[:40] for key in raw if key not in DOCUMENT_KEYS)
+    unknown = sorted(escaped(key) for key in raw if key not in DOCUMENT_KEYS)
     if unknown:
         changes.append(f"dropped unknown keys: {', '.join(unknown)}")
     name = repair_name(raw.get("name"), changes)

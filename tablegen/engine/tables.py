@@ -16,7 +16,7 @@ from onefinity.rules.hexgrid import (
     standard_board,
 )
 from onefinity.rules.ruleset import TableRules
-from onefinity.rules.text import DocumentError, text_problem
+from onefinity.rules.text import DocumentError, quoted, text_problem
 from tablegen.engine.library import CUSTOM, terrain_library
 
 TABLE_FORMAT = "onefinity-table"
@@ -214,7 +214,7 @@ def _params(value: object) -> dict[str, Any]:
         if key not in PARAM_KEYS:
             raise TableDocumentError(
                 "params",
-                f"unknown key {str(key)[:40]!r} (expected one of: {', '.join(PARAM_KEYS)})",
+                f"unknown key {quoted(key)} (expected one of: {', '.join(PARAM_KEYS)})",
             )
     params: dict[str, Any] = {}
     if "coverage" in value:
@@ -253,7 +253,7 @@ def read_box_counts(value: object, path: str) -> dict[str, int]:
     counts = {}
     for key, count in value.items():
         if not isinstance(key, str) or not key or len(key) > MAX_PARAM_TEXT or text_problem(key):
-            raise TableDocumentError(path, f"{str(key)[:40]!r} is not a piece id")
+            raise TableDocumentError(path, f"{quoted(key)} is not a piece id")
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_BOX_COUNT:
             raise TableDocumentError(
                 f"{path}.{key}", f"expected a whole number from 0 to {MAX_BOX_COUNT}"
@@ -269,7 +269,7 @@ def read_table_document(document: object, rules: TableRules) -> TableSpec:
         if key not in DOCUMENT_KEYS:
             raise TableDocumentError(
                 "",
-                f"unknown key {str(key)[:40]!r} (expected one of: {', '.join(sorted(DOCUMENT_KEYS))})",
+                f"unknown key {quoted(key)} (expected one of: {', '.join(sorted(DOCUMENT_KEYS))})",
             )
     if document.get("format") != TABLE_FORMAT:
         raise TableDocumentError(
@@ -344,9 +344,9 @@ def _pieces(
             raise TableDocumentError(path, 'expected {"piece": id, "hexes": [[q, r], ...]}')
         piece_id = entry["piece"]
         if not isinstance(piece_id, str) or (piece_id != CUSTOM and piece_id not in library.pieces):
-            shown = str(piece_id)[:40]
             raise TableDocumentError(
-                f"{path}.piece", f"{shown!r} is neither a piece of the library nor {CUSTOM!r}"
+                f"{path}.piece",
+                f"{quoted(piece_id)} is neither a piece of the library nor {CUSTOM!r}",
             )
         listed = entry["hexes"]
         if not isinstance(listed, list) or not 0 < len(listed) <= size:
