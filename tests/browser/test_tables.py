@@ -182,9 +182,16 @@ def test_a_press_drag_and_release_paints_a_stroke_as_one_change(page: Page, live
     hex_at(page, "5,6").click()
     settled(page)
     assert kind_of(page, "5,6") == "Blocking scenery" and len(posts) == 3
-    page.get_by_role("button", name="Undo").click()
+    # Ctrl+Z and Ctrl+Shift+Z undo and redo from the keyboard, as in the list editor.
+    page.keyboard.press("Control+z")
     settled(page)
     assert kind_of(page, "5,6") == "Open ground" and kind_of(page, "0,3") == "Blocking scenery"
+    page.keyboard.press("Control+Shift+Z")
+    settled(page)
+    assert kind_of(page, "5,6") == "Blocking scenery"
+    page.keyboard.press("Control+z")
+    settled(page)
+    assert kind_of(page, "5,6") == "Open ground"
     page.get_by_role("button", name="Undo").click()
     settled(page)
     assert {kind_of(page, spot) for spot in path} == {"Open ground"}
