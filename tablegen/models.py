@@ -193,8 +193,13 @@ class Table(Owned, Shareable):
         """Save a change, only if the table is still at version `expected` (the version the
         editing page showed; the one loaded when None): StaleVersion if it moved on since,
         TableDocumentError (nothing saved) if the change would not read back. Returns the
-        table's report when the change needed a new one."""
+        table's report when the change needed a new one.
+
+        A change that changes nothing (painting a hex the kind it has, a rename to the same
+        name) saves nothing: no new version, and no undo step that would undo nothing."""
         expected = self.version if expected is None else expected
+        if expected == self.version and self._reads_as(spec):
+            return None
         previous = self.stored_document()
         report = self.set_spec(spec, before=before)
         with transaction.atomic():
@@ -208,6 +213,14 @@ class Table(Owned, Shareable):
             if self.revision % 10 == 0:
                 self.revisions.filter(number__lte=self.revision - KEPT_REVISIONS).delete()
         return report
+
+    def _reads_as(self, spec: TableSpec) -> bool:
+        """Whether the table as stored reads as `spec` (False when it does not read)."""
+        try:
+            current = self.to_spec()
+        except DamagedRecord:
+            return False
+        return current == spec and list(current.params) == list(spec.params)
 
     def _swap(self, expected: int, revision: int) -> None:
         """Write the table as set, only if it is still at version `expected`."""

@@ -4,6 +4,7 @@ changes nothing; a table or pack that no longer reads is shown as damaged, never
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -241,9 +242,12 @@ def test_the_model_refuses_a_stale_write(table):
     from accounts.ownership import StaleVersion
 
     spec = table.to_spec()
-    table.record(spec)
+    table.record(replace(spec, name="First tab"))
     with pytest.raises(StaleVersion):
-        table.record(spec, expected=0)
+        table.record(replace(spec, name="Second tab"), expected=0)
+    # Even a change that would change nothing is refused from a stale version.
+    with pytest.raises(StaleVersion):
+        table.record(table.to_spec(), expected=0)
 
 
 # --- 5. A table or pack that no longer reads is shown as damaged, with a repair -------------

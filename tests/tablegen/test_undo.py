@@ -45,11 +45,11 @@ def test_undo_takes_an_edit_back_and_redo_makes_it_again(owner_client, table):
 
 def test_the_page_offers_undo_only_when_there_is_something_to_undo(owner_client, table):
     page = owner_client.get(f"/tables/{table.pk}/").content.decode()
-    assert 'class="secondary" disabled>Undo' in page and "disabled>Redo" in page
+    assert 'aria-keyshortcuts="Control+Z" disabled>Undo' in page and "disabled>Redo" in page
     q, r = open_hex(table)
     response = post(owner_client, table, "terrain", q=q, r=r, kind="cover")
     page = owner_client.get(f"/tables/{table.pk}/").content.decode()
-    assert 'class="secondary">Undo' in page and "disabled>Redo" in page
+    assert 'aria-keyshortcuts="Control+Z">Undo' in page and "disabled>Redo" in page
     assert response.status_code == 302
 
 
@@ -64,6 +64,22 @@ def test_an_edit_after_an_undo_cannot_be_redone_past(owner_client, table):
     assert response.status_code == 400 and "Nothing to redo" in response.content.decode()
     table.refresh_from_db()
     assert table.to_spec().kind_at((q, r)) == "elevated"
+
+
+def test_an_edit_that_changes_nothing_saves_nothing_and_adds_no_undo_step(owner_client, table):
+    q, r = open_hex(table)
+    post(owner_client, table, "terrain", q=q, r=r, kind="cover")
+    table.refresh_from_db()
+    before = (table.version, table.revision, table.revisions.count())
+    # The same kind again, by a click with the cover brush, and a rename to the same name.
+    post(owner_client, table, "terrain", q=q, r=r, kind="cover")
+    post(owner_client, table, "rename", name=table.name)
+    table.refresh_from_db()
+    assert (table.version, table.revision, table.revisions.count()) == before
+    # One undo takes the one real edit back.
+    post(owner_client, table, "undo")
+    table.refresh_from_db()
+    assert table.to_spec().kind_at((q, r)) is None and not table.can_undo()
 
 
 def test_nothing_to_undo_says_so_and_changes_nothing(owner_client, table):
