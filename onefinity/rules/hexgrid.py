@@ -120,6 +120,20 @@ class Board:
         return hex_ in self.index
 
     @cached_property
+    def rectangle(self) -> tuple[int, int] | None:
+        """(rows, columns) when this is ``rows_by_columns(rows, columns)``'s board, else None:
+        a document then names the board in two numbers instead of listing its hexes."""
+        if self.first_row != 0:
+            return None
+        rows = self.last_row + 1
+        columns = sum(1 for _, r in self.hexes if r == 0)
+        if columns < 1 or rows > MAX_BOARD_ROWS or columns > MAX_BOARD_COLUMNS:
+            return None
+        if self.hexes != tuple(rows_by_columns(rows, columns)):
+            return None
+        return rows, columns
+
+    @cached_property
     def first_row(self) -> int:
         return min(r for _, r in self.hexes)
 

@@ -154,6 +154,12 @@ def _standard(rows: int, columns: int) -> Board:
     return standard_board(rows, columns)
 
 
+@functools.lru_cache(maxsize=32)
+def _rectangle(rows: int, columns: int) -> Board:
+    # The same board object as the one read from its list of hexes.
+    return _board_of(tuple(rows_by_columns(rows, columns)))
+
+
 def read_board(value: object, rules: TableRules) -> Board:
     if not isinstance(value, dict):
         raise TableDocumentError("board", "expected an object")
@@ -173,7 +179,7 @@ def read_board(value: object, rules: TableRules) -> Board:
             rows, columns = value["rows"], value["columns"]
             if not all(isinstance(v, int) and not isinstance(v, bool) for v in (rows, columns)):
                 raise TableDocumentError("board", "rows and columns are whole numbers")
-            return _board_of(tuple(rows_by_columns(rows, columns)))
+            return _rectangle(rows, columns)
     except BoardError as error:
         raise TableDocumentError("board", str(error)) from None
     raise TableDocumentError(
@@ -397,11 +403,13 @@ def table_document(table: TableSpec) -> dict[str, Any]:
         "version": TABLE_VERSION,
         "name": table.name,
     }
-    document["board"] = (
-        {"standard": True}
-        if table.board.standard
-        else {"hexes": [list(h) for h in table.board.hexes]}
-    )
+    board = table.board
+    if board.standard:
+        document["board"] = {"standard": True}
+    elif board.rectangle is not None:
+        document["board"] = dict(zip(("rows", "columns"), board.rectangle, strict=True))
+    else:
+        document["board"] = {"hexes": [list(h) for h in board.hexes]}
     document["terrain"] = [
         {"hex": list(table.board.hexes[i]), "kind": kind}
         for i, kind in sorted(table.terrain.items())

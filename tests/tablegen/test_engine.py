@@ -126,6 +126,41 @@ def test_a_table_document_round_trips():
     assert document["board"] == {"standard": True} and document["seed"] == 3
 
 
+@pytest.mark.parametrize(("rows", "columns"), [(2, 1), (3, 2), (8, 8), (40, 40)])
+def test_a_rectangular_board_is_written_as_rows_and_columns_and_reads_as_the_same_board(
+    rows, columns
+):
+    board = Board.of(rows_by_columns(rows, columns))
+    assert board.rectangle == (rows, columns)
+    table = TableSpec(board, {0: "cover", len(board) - 1: "blocking"}, "Garage")
+    document = table_document(table)
+    assert document["board"] == {"rows": rows, "columns": columns}
+    again = read_table_document(document, RULES)
+    assert (again.board, again.terrain, again.name) == (board, table.terrain, "Garage")
+    assert again.placed() == table.placed()
+    # An older document listing the same hexes reads as the very same board (its cached
+    # lines are found by identity).
+    listed = document | {"board": {"hexes": [list(h) for h in board.hexes]}}
+    assert read_table_document(listed, RULES).board is again.board
+
+
+@pytest.mark.parametrize(
+    "hexes",
+    [
+        [(0, 0), (1, 0), (0, 1)],  # not the rectangle's shape
+        [(q, r) for q, r in rows_by_columns(4, 3) if (q, r) != (0, 2)],  # a hex missing
+        [(q, r + 1) for q, r in rows_by_columns(4, 3)],  # not from row 0
+        [(q + 1, r) for q, r in rows_by_columns(4, 3)],  # shifted across
+    ],
+)
+def test_a_board_of_another_shape_lists_its_hexes(hexes):
+    board = Board.of(hexes)
+    assert board.rectangle is None
+    document = table_document(TableSpec(board, {}))
+    assert document["board"] == {"hexes": [list(h) for h in board.hexes]}
+    assert read_table_document(document, RULES).board == board
+
+
 def test_custom_boards_from_hex_lists_and_rows_by_columns():
     by_hexes = read_table_document(
         {

@@ -402,7 +402,7 @@ def test_building_your_own_table_on_an_empty_board(owner_client, owner):
     assert response["Location"] == f"/tables/{table.pk}/"
     spec = table.to_spec()
     assert len(spec.board) == 3 * 5 + 3 * 6 and spec.terrain == {}
-    assert table.document["board"] == {"hexes": [list(h) for h in spec.board.hexes]}
+    assert table.document["board"] == {"rows": 6, "columns": 5}  # named, not listed
     page = owner_client.get(f"/tables/{table.pk}/").content.decode()
     assert "table.coverage.low" in page
 
