@@ -9,6 +9,7 @@ the map works the same without JavaScript.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -306,6 +307,12 @@ def at_true_size(picture: str) -> str:
     return picture.replace("<svg ", f'<svg width="{found[1]}" height="{found[2]}" ', 1)
 
 
+@functools.lru_cache(maxsize=256)
+def _palette_picture(piece: Piece) -> str:
+    # Drawn once per piece and process: the palette is on every editor answer.
+    return at_true_size(piece_svg(piece, size=9))
+
+
 def piece_palette(
     library: TerrainLibrary, brush: Brush, at: Callable[..., str], symmetry: str
 ) -> list[tuple[str, str, list[dict[str, Any]]]]:
@@ -318,7 +325,7 @@ def piece_palette(
             [
                 {
                     "piece": piece,
-                    "picture": at_true_size(piece_svg(piece, size=9)),
+                    "picture": _palette_picture(piece),
                     "href": at(mode="terrain", **editing(Brush(PIECE + piece.id, piece), symmetry)),
                     "current": brush.piece is not None and brush.piece.id == piece.id,
                 }

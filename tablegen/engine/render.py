@@ -326,6 +326,7 @@ def svg(
     return "".join(parts)
 
 
+@functools.lru_cache(maxsize=1024)
 def piece_svg(piece: Piece, turn: int = 0, size: float = 11.0) -> str:
     """A small picture of a library piece turned `turn` steps: for the palette and the box
     form (decorative: the piece's name is written beside it)."""
