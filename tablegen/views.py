@@ -213,9 +213,29 @@ def _render_editor(
         version=table.version,
     )
     context |= {"table": table, "stale": stale}
-    if table.sharing and not request.htmx:  # the share panel is outside the htmx region
-        context["share_qr"] = qr_svg(request.build_absolute_uri(table.get_share_url()))
+    if not request.htmx:  # the share panel and the way back are outside the htmx region
+        if table.sharing:
+            context["share_qr"] = qr_svg(request.build_absolute_uri(table.get_share_url()))
+        context["copied_from"] = _copied_from(request, table)
     return _render_table(request, "tablegen/table.html", context, status)
+
+
+def _copied_from(request: HtmxHttpRequest, table: Table) -> dict[str, str] | None:
+    """The owner's pack this table is the edited copy of (the name, and the pack's page of
+    that table, where the copy may be put in its place); None for any other table. Reads
+    only the packs' copy lists, at most the owner's quota of packs."""
+    for pk, name, copies in owned(request, Pack).values_list("pk", "name", "copies"):
+        if not isinstance(copies, dict):
+            continue
+        for number, copy in copies.items():
+            if copy == table.pk and str(number).isdigit():
+                url = reverse("tablegen:pack-table", args=[pk])
+                return {
+                    "pack": name,
+                    "number": str(number),
+                    "url": f"{url}?table={number}#your-copy",
+                }
+    return None
 
 
 def _refused(request: HtmxHttpRequest, table: Table, message: str) -> HttpResponse:

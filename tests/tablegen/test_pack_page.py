@@ -305,10 +305,27 @@ def test_edit_a_copy_makes_the_owners_table_and_opens_the_editor(owner_client, o
     assert copy.to_spec().terrain == pack.table_spec(2).terrain
     editor = owner_client.get(copy.get_absolute_url()).content.decode()
     assert "The pack keeps its own table 2" in editor and "/terrain/" in editor
+    # The copy's editor leads back to the pack's page of that table, where it may go in.
+    back = f'<a href="/tables/packs/{pack.pk}/table/?table=2#your-copy">← Table 2 of '
+    assert editor.count(back) == 1
     pack.refresh_from_db()
     assert pack.tables == stored and pack.copy_of(2) == copy.pk
     page = owner_client.get(pack.get_absolute_url()).content.decode()
     assert f'Your copy: <a href="/tables/{copy.pk}/">' in page
+
+
+def test_only_a_copy_leads_back_to_a_pack_and_only_to_the_owners(
+    owner_client, stranger_client, owner, stranger
+):
+    pack = made(owner_client, new_pack(owner_client, owner, 2))
+    owner_client.post(f"/tables/packs/{pack.pk}/copy/", {"table": 1})
+    copy = Table.objects.get()
+    other = Table.objects.create(owner=owner, name="Mine", document=copy.document)
+    assert "packs/" not in owner_client.get(other.get_absolute_url()).content.decode()
+    # A stranger's pack naming the owner's table as its copy gives the owner no link to it.
+    foreign = made(stranger_client, new_pack(stranger_client, stranger, 2))
+    Pack.objects.filter(pk=foreign.pk).update(copies={"1": other.pk, "x": other.pk})
+    assert f"packs/{foreign.pk}" not in owner_client.get(other.get_absolute_url()).content.decode()
 
 
 def test_the_copy_posts_with_csrf(owner):
