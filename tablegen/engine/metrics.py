@@ -441,13 +441,15 @@ def check_table(
             )
         )
     cover_a, cover_b = per_side["A"]["cover_near_edge"], per_side["B"]["cover_near_edge"]
+    weaker = "A" if cover_a < cover_b else "B"
     if abs(cover_a - cover_b) > rules.cover_difference_max:
         problems.append(
             Problem(
                 "table.cover.unbalanced",
                 f"Side A has {cover_a:g} hexes in cover near its edge and side B {cover_b:g}; "
-                f"they may differ by at most {rules.cover_difference_max}.",
-                (),
+                f"they may differ by at most {rules.cover_difference_max}. Marked: side "
+                f"{weaker}'s near-edge hexes without cover.",
+                tuple(board.hexes[i] for i in near[weaker].tolist() if not in_cover[i]),
                 {
                     "side_a": cover_a,
                     "side_b": cover_b,
@@ -456,13 +458,20 @@ def check_table(
             )
         )
     exposure_a, exposure_b = per_side["A"]["exposure"], per_side["B"]["exposure"]
+    exposed = "A" if exposure_a > exposure_b else "B"
+    enemy_of = {"A": "B", "B": "A"}
     if abs(exposure_a - exposure_b) > rules.exposure_difference_max:
         problems.append(
             Problem(
                 "table.exposure.unbalanced",
                 f"Side A's near-edge hexes are {exposure_a:g} % exposed and side B's {exposure_b:g} %; "
-                f"they may differ by at most {rules.exposure_difference_max:g} points.",
-                (),
+                f"they may differ by at most {rules.exposure_difference_max:g} points. Marked: "
+                f"side {exposed}'s near-edge hexes that side {enemy_of[exposed]} sees.",
+                tuple(
+                    board.hexes[i]
+                    for i in near[exposed].tolist()
+                    if seen_from[enemy_of[exposed]][i] > 0
+                ),
                 {
                     "side_a": exposure_a,
                     "side_b": exposure_b,

@@ -109,6 +109,29 @@ def test_unbalanced_sides_are_reported_with_their_numbers():
     assert problem.numbers["side_a"] > problem.numbers["side_b"]
 
 
+def test_unbalanced_sides_mark_the_hexes_on_the_weaker_side():
+    # A blocking wall on row 3, left half only: side A's left corner is out of B's sight
+    # and in cover; all of side B's near edge is open and seen.
+    middle = sum(2 * q + r for q, r in STANDARD.hexes) / len(STANDARD)
+    wall = {
+        i: "blocking" for i, (q, r) in enumerate(STANDARD.hexes) if r == 3 and 2 * q + r < middle
+    }
+    report = check_table(TableSpec(STANDARD, wall), RULES)
+    problems = {p.code: p for p in report.problems}
+    near_b = {h for h in STANDARD.hexes if h[1] >= STANDARD.last_row - RULES.near_edge_depth}
+    near_a = {h for h in STANDARD.hexes if h[1] <= RULES.near_edge_depth}
+    sides = report.metrics["sides"]
+    # Cover: side B has less, and every one of its near-edge hexes lacks it.
+    cover = problems["table.cover.unbalanced"]
+    assert sides["B"]["cover_near_edge"] == 0 and set(cover.hexes) == near_b
+    assert "side B's near-edge hexes without cover" in cover.message
+    # Exposure: side B is the more exposed, and each marked hex is one side A sees.
+    exposure = problems["table.exposure.unbalanced"]
+    assert sides["B"]["exposure"] > sides["A"]["exposure"]
+    assert set(exposure.hexes) <= near_b and not set(exposure.hexes) & near_a
+    assert len(exposure.hexes) == round(sides["B"]["exposure"] / 100 * len(near_b))
+
+
 def test_sightlines_for_the_heat_map():
     counts = sightlines(check_table(tiny(blocking=[(0, 1)]), RULES))
     assert counts[TINY.index[(0, 1)]] == 0
