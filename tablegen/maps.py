@@ -307,6 +307,16 @@ def at_true_size(picture: str) -> str:
     return picture.replace("<svg ", f'<svg width="{found[1]}" height="{found[2]}" ', 1)
 
 
+def _image_rule(table: TableSpec, symmetry: str) -> str:
+    """What the editor's script needs to find a hex's image under `symmetry` (the same
+    rule as ``Board.symmetry``): "" without symmetric editing."""
+    if not symmetry:
+        return ""
+    xs = [x for x, _ in table.board.centres]
+    ys = [y for _, y in table.board.centres]
+    return f"{symmetry},{min(xs) + max(xs)},{min(ys) + max(ys)}"
+
+
 @functools.lru_cache(maxsize=256)
 def _palette_picture(piece: Piece) -> str:
     # Drawn once per piece and process: the palette is on every editor answer.
@@ -430,6 +440,9 @@ def map_context(
             if brush.piece is not None and len(brush.piece.turns) > 1
             else ""
         ),
+        # With symmetric editing, how the outline's image is found: "kind,sx,sy", the sums
+        # of the board's extreme centres (x = 2q + r, y = 3r) that the image mirrors about.
+        "image_of": _image_rule(table, symmetry) if brush.piece is not None else "",
         # The piece's hexes turned, with their colours, for the outline under the pointer.
         "footprint": (
             " ".join(f"{dq},{dr},{colour(kind)}" for dq, dr, kind in brush.piece.cells(brush.turn))

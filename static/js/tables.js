@@ -182,7 +182,7 @@
 
   const clearGhost = () => {
     for (const link of ghost.links) {
-      link.classList.remove("ghost", "misfit");
+      link.classList.remove("ghost", "misfit", "image");
       link.querySelector("polygon")?.style.removeProperty("fill");
     }
     ghost.links = [];
@@ -208,6 +208,29 @@
       ghost.links.push(covered);
       covered.classList.add("ghost");
       covered.querySelector("polygon")?.style.setProperty("fill", colour);
+    }
+    // With symmetric editing the piece's image lands too (data-image-of: the symmetry and
+    // the sums of the board's extreme centres, the server's rule for a hex's image).
+    if (fits && view.dataset.imageOf) {
+      const [kind, sx, sy] = view.dataset.imageOf.split(",");
+      const piece = [...ghost.links];
+      for (const covered of piece) {
+        const [cq, cr] = spotOf(covered).split(",").map(Number);
+        const x = 2 * cq + cr;
+        const y = 3 * cr;
+        const ix = kind === "point" ? Number(sx) - x : x;
+        const iy = Number(sy) - y;
+        const image = links.get(`${(ix - iy / 3) / 2},${iy / 3}`);
+        // A piece that would overlap its own image is refused, as the server refuses it.
+        if (!image || piece.includes(image)) {
+          fits = false;
+          continue;
+        }
+        ghost.links.push(image);
+        image.classList.add("ghost", "image");
+        const fill = covered.querySelector("polygon")?.style.getPropertyValue("fill");
+        if (fill) image.querySelector("polygon")?.style.setProperty("fill", fill);
+      }
     }
     if (!fits) for (const covered of ghost.links) covered.classList.add("misfit");
   };

@@ -242,6 +242,12 @@ def test_stamping_turning_and_removing_library_pieces(page: Page, live_server):
     # With point symmetry the piece's image is set down with it, unless they would overlap.
     palette(page, "Point").click()
     settled(page)
+    # Under the pointer, the piece and its point image.
+    hex_at(page, "1,1").hover()
+    expect(page.locator("[data-table-map] a.ghost")).to_have_count(10)
+    expect(page.locator("[data-table-map] a.ghost.image")).to_have_count(5)
+    expect(page.locator("[data-table-map] a.ghost.misfit")).to_have_count(0)
+    screenshot(page, "table-editor-piece-hover-symmetric-desktop")
     hex_at(page, "1,1").click()
     settled(page)
     expect(page.locator("#table-view .messages")).to_contain_text(
@@ -250,6 +256,8 @@ def test_stamping_turning_and_removing_library_pieces(page: Page, live_server):
     expect(labels).to_have_count(15)
     hex_at(page, "1,1").hover()
     screenshot(page, "table-editor-stamped-desktop")
+    hex_at(page, "2,5").hover()  # at the centre: the piece would overlap its image, in red
+    expect(page.locator("[data-table-map] a.ghost.misfit").first).to_be_visible()
     hex_at(page, "2,5").click()
     settled(page)
     expect(page.locator("#table-view .messages")).to_contain_text("would overlap its own image")
