@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
 DEV_ENV := DEBUG=1
 
-.PHONY: setup system checkers run serve test lint pytest bench load fuzz clean
+.PHONY: setup system checkers run serve test lint pytest soak bench load fuzz clean
 
 ## setup: create .venv and install the pinned dependencies (again when pyproject.toml changes)
 setup: $(VENV)/.installed
@@ -101,6 +101,11 @@ load: setup
 ## owner read back; fails on any answer of 500 or above (see docs/security.md)
 fuzz: setup
 	$(BIN)/python loadtest/fuzz.py --base http://$(HOST):$(PORT) --cases $${CASES:-5000} --seconds $${SECONDS_MAX:-900}
+
+## soak: the generator's property tests over SEEDS seeds per symmetry (1,000 by default:
+## 3,000 tables, each checked again by the second exact method); `make test` runs 150
+soak: setup
+	GENERATOR_SEEDS=$${SEEDS:-1000} $(BIN)/pytest -n $${PYTEST_WORKERS:-auto} -p no:randomly tests/tablegen/test_generator_properties.py
 
 ## bench: the benchmarks whose figures go into docs/performance.md
 bench: setup

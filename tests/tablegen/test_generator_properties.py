@@ -3,8 +3,8 @@ checker (read back from its document, every line checked again by a second exact
 made of library pieces only, with elevated ground, few blocking hexes on the entry rows,
 no lone blocking hexes, and the coverage asked for.
 
-GENERATOR_SEEDS sets the seeds per symmetry (150 by default, 450 tables in all; the soak
-before a release runs 2,000 a symmetry).
+GENERATOR_SEEDS sets the seeds per symmetry (150 by default, 450 tables in all; `make soak`
+runs 1,000 a symmetry, 3,000 tables, and is run before a release).
 """
 
 from __future__ import annotations
