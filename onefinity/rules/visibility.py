@@ -548,31 +548,41 @@ class Visibility:
         return touched
 
     def _recompute(self, pairs: IntArray, heights: HeightArray) -> HeightArray:
-        """The greatest height along each pair's line, pair by pair."""
+        """The greatest height along each pair's line, pair by pair.
+
+        The heights are laid in a grid padded on every side, so that each hex a line
+        crosses is one flat offset from its source's cell; each pair's values are gathered
+        in one run and reduced with ``maximum.reduceat`` (``maximum.at`` and two-axis
+        gathers took three times as long on the 28,000 pairs through a 1,620-hex board's
+        centre)."""
         lines = self.lines
-        grid = np.zeros((lines.rows, WORD_BITS + 2 * _PAD), dtype=np.int8)
+        width = WORD_BITS + 2 * _PAD
+        grid = np.zeros((lines.rows + 2 * _PAD, width), dtype=np.int8)
         on_board = lines.cell >= 0
-        grid[:, _PAD : _PAD + WORD_BITS][on_board] = heights[lines.cell[on_board]]
+        inner = grid[_PAD : _PAD + lines.rows, _PAD : _PAD + WORD_BITS]
+        inner[on_board] = heights[lines.cell[on_board]]
+        flat = grid.reshape(-1)
         hexes = np.array(lines.board.hexes, dtype=np.int64)
         source, target = hexes[lines.pair_s[pairs]], hexes[lines.pair_t[pairs]]
-        row = source[:, 1] - lines.r0
-        bit = source[:, 0] - lines.q0 + _PAD
+        base = (source[:, 1] - lines.r0 + _PAD) * width + (source[:, 0] - lines.q0 + _PAD)
         direction = lines.dir_of[
             target[:, 1] - source[:, 1], target[:, 0] - source[:, 0] + WORD_BITS
         ]
         top = np.zeros(len(pairs), dtype=np.int8)
-        for start, dq, dr in (
-            (lines.pat_start, lines.pat_q, lines.pat_r),
-            (lines.side_start, lines.side_aq, lines.side_ar),
-        ):
-            lengths = start[direction + 1] - start[direction]
-            if not lengths.any():
+        crossed = (lines.pat_r * width + lines.pat_q,)
+        # A side counts with the lower of its two hexes.
+        sides = (lines.side_ar * width + lines.side_aq, lines.side_br * width + lines.side_bq)
+        for start, offsets in ((lines.pat_start, crossed), (lines.side_start, sides)):
+            first = start[direction]
+            lengths = start[direction + 1] - first
+            some = lengths > 0
+            if not some.any():
                 continue
-            entry = np.repeat(start[direction], lengths) + _ragged_arange(lengths)
-            owner = np.repeat(np.arange(len(pairs)), lengths)
-            values = grid[row[owner] + dr[entry], bit[owner] + dq[entry]]
-            if start is lines.side_start:
-                other = grid[row[owner] + lines.side_br[entry], bit[owner] + lines.side_bq[entry]]
-                values = np.minimum(values, other)
-            np.maximum.at(top, owner, values)
+            runs = np.cumsum(lengths) - lengths  # where each pair's values begin
+            entry = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(first - runs, lengths)
+            at = np.repeat(base, lengths)
+            values = flat[at + offsets[0][entry]]
+            for other in offsets[1:]:
+                values = np.minimum(values, flat[at + other[entry]])
+            top[some] = np.maximum(top[some], np.maximum.reduceat(values, runs[some]))
         return top
