@@ -89,8 +89,27 @@ def hostile_text(rng: random.Random) -> str:
 
 def hostile_json(rng: random.Random) -> str:
     """A document that is almost right, or not at all."""
-    kind = rng.randrange(9)
+    kind = rng.randrange(10)
     document: Any = json.loads(json.dumps(LEGAL_FORCE))
+    if kind == 9:
+        # A hostile key (a surrogate, controls) where a reader may name it in its message:
+        # a box's piece id, a table's param, a list's unit, the top of any of them. Until
+        # 2026-11-22 a surrogate key in a box made its error page unencodable (500).
+        key = hostile_text(rng) + rng.choice(["\ud800", "\udfff", "\x00", "\x9b"])
+        box = {"format": "onefinity-terrain-box", "version": 1, "pieces": {"wall-3": 2}}
+        table = {"format": "onefinity-table", "version": 1, "params": {"mix": "urban"}}
+        target, place = rng.choice(
+            [
+                (box, box["pieces"]),
+                (box, box),
+                (table, table["params"]),
+                (table, table),
+                (document, document["units"][0]),
+                (document, document),
+            ]
+        )
+        place[key] = rng.choice([1, "x", None])
+        return json.dumps(target)
     if kind == 0:
         return "NaN"
     if kind == 1:
