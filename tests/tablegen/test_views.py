@@ -272,7 +272,16 @@ def test_the_map_marks_the_hexes_a_problem_names_and_draws_the_clear_lanes(owner
     for q, r in ends:
         assert re.search(rf'class="hex [a-z]+ problem"[^>]*aria-label="{q},{r} ', picture)
     marked = re.findall(r'class="hex [a-z]+ problem"', picture)
-    assert len(marked) == len(ends)  # not every terrain hex for the low coverage
+    # The lanes' ends and the weaker side's hexes of the unbalanced cover and exposure; not
+    # every terrain hex for the low coverage.
+    unbalanced = {
+        h
+        for p in report.problems
+        if p.code in ("table.cover.unbalanced", "table.exposure.unbalanced")
+        for h in p.hexes
+    }
+    assert unbalanced and all(r >= board.last_row - RULES.near_edge_depth for _, r in unbalanced)
+    assert len(marked) == len(ends | unbalanced)
     assert "red dashed border" in page
 
 
