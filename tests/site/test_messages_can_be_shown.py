@@ -32,29 +32,12 @@ from tablegen.engine.generate import Parameters, generate_table
 from tablegen.engine.library import terrain_library
 from tablegen.engine.repair import repair_table_document
 from tablegen.engine.tables import TableDocumentError, read_table_document, table_document
+from tests.onefinity.test_force_document import DOCUMENT
 
 RULES = current_ruleset().table
 LIBRARY = terrain_library(tuple(RULES.terrain))
 
-FORCE = {
-    "format": "onefinity-force",
-    "version": 1,
-    "name": "Wardens",
-    "faction": "exomorph-collective",
-    "ruleset": "2026.11",
-    "points_limit": 50,
-    "units": [
-        {
-            "type": "medium-infantry",
-            "name": "Alpha",
-            "skills": ["regeneration"],
-            "troopers": [
-                {"class": "medic", "name": "Doc", "weapons": ["combi-rifle"]},
-                {"equipment": ["medkit"]},
-            ],
-        }
-    ],
-}
+FORCE = DOCUMENT  # a list the reader accepts
 TABLE = table_document(
     generate_table(RULES, Parameters(seed=3), standard_board(RULES.rows, RULES.columns))[0]
 )
