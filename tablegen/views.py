@@ -228,7 +228,14 @@ def _copied_from(request: HtmxHttpRequest, table: Table) -> dict[str, str] | Non
         if not isinstance(copies, dict):
             continue
         for number, copy in copies.items():
-            if copy == table.pk and str(number).isdigit():
+            # What remember_copy writes: "number" -> the copy's id (a stored value of any
+            # other shape, True included, names no copy).
+            if (
+                type(copy) is int
+                and copy == table.pk
+                and str(number).isascii()
+                and str(number).isdigit()
+            ):
                 url = reverse("tablegen:pack-table", args=[pk])
                 return {
                     "pack": name,
