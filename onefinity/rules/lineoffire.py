@@ -204,9 +204,17 @@ class Terrain:
         heights = np.zeros(n, dtype=np.int64)
         levels = np.zeros(n, dtype=np.int64)
         standable = np.ones(n, dtype=bool)
+        # Kind by kind (a few), not hex by hex (a large table has a thousand terrain hexes).
+        by_kind: dict[str, list[int]] = {}
         for i, kind_id in kinds.items():
+            by_kind.setdefault(kind_id, []).append(i)
+        for kind_id, hexes in by_kind.items():
             kind = rules.terrain[kind_id]
-            heights[i], levels[i], standable[i] = kind.height, kind.level, kind.enterable
+            heights[hexes], levels[hexes], standable[hexes] = (
+                kind.height,
+                kind.level,
+                kind.enterable,
+            )
         return cls(heights, levels, standable)
 
 

@@ -190,6 +190,18 @@ def _shift(words: WordArray, k: IntArray) -> WordArray:
     return shifted
 
 
+@dataclass(frozen=True)
+class PaddedOffsets:
+    """A board's hexes and line offsets as flat places in a grid of heights padded by
+    ``_PAD`` on every side (see ``Visibility._recompute``)."""
+
+    size: int
+    cell_at: Ints  # each hex's place
+    direction_at: Ints  # each hex's value whose differences give dir_of's flat place
+    crossed: tuple[Ints]  # each crossing offset's flat offset
+    sides: tuple[Ints, Ints]  # each side's two hexes' flat offsets
+
+
 @dataclass(frozen=True, eq=False)
 class BoardLines:
     """Every centre-to-centre line of a board, grouped by direction and source row: built
@@ -245,6 +257,39 @@ class BoardLines:
     @property
     def pairs(self) -> int:
         return len(self.pair_s)
+
+    @functools.cached_property
+    def padded(self) -> PaddedOffsets:
+        """Flat offsets in a padded grid of heights, for recomputing pairs one by one."""
+        width = WORD_BITS + 2 * _PAD
+        hexes = np.array(self.board.hexes, dtype=np.int32)
+        q, r = hexes[:, 0] - self.q0, hexes[:, 1] - self.r0
+        return PaddedOffsets(
+            size=(self.rows + 2 * _PAD) * width,
+            cell_at=((r + _PAD) * width + q + _PAD).astype(np.int32),
+            # dir_of's flat place of (dr, dq) is dr * (2 * WORD_BITS + 1) + dq + WORD_BITS:
+            # the difference of two hexes' values, plus WORD_BITS.
+            direction_at=(r * (2 * WORD_BITS + 1) + q).astype(np.int32),
+            crossed=((self.pat_r * width + self.pat_q).astype(np.int32),),
+            sides=(
+                (self.side_ar * width + self.side_aq).astype(np.int32),
+                (self.side_br * width + self.side_bq).astype(np.int32),
+            ),
+        )
+
+    @functools.cached_property
+    def crossings_by_row(self) -> tuple[Ints, Ints, Ints]:
+        """The crossing offsets sorted by their row offset, for finding the pairs whose line
+        crosses one hex (``Visibility._crossing``): each entry's row offset and q offset, and
+        where its direction's segments start in ``seg_of`` less its row offset (int32). Made
+        on the first edit of a board, not by the whole computation."""
+        order = np.argsort(self.pat_r, kind="stable")
+        rows_of = self.pat_r[order].astype(np.int32)
+        return (
+            rows_of,
+            self.pat_q[order].astype(np.int32),
+            (self.pat_dir[order] * self.rows).astype(np.int32) - rows_of,
+        )
 
 
 def _valid_words(member: WordArray, dq: Ints, dr: Ints, rows: int) -> WordArray:
@@ -503,6 +548,27 @@ class Visibility:
         pairs: IntArray = np.where(found, lines.seg_pairs[np.where(found, seg, 0)] + rank, -1)
         return pairs
 
+    def _crossing(self, q: int, r: int) -> IntArray:
+        """The pairs whose line crosses the hex (q, r): ``_locate`` over every crossing
+        offset, but only over the offsets whose source row is on the board (sorted by row
+        offset, a prefix), in 32-bit integers, ranking only the sources that are there (six
+        times faster on the 108,000 offsets of a 1,620-hex board)."""
+        lines = self.lines
+        rows_of, q_of, seg_base = lines.crossings_by_row
+        row = r - lines.r0
+        # Offsets whose source row r - offset is on the board: 0 <= row - offset (< rows).
+        upto = int(np.searchsorted(rows_of, row, side="right"))
+        bit = np.int32(q - lines.q0) - q_of[:upto]
+        seg = np.take(lines.seg_of, seg_base[:upto] + np.int32(row))
+        # A negative bit reads as a large unsigned one: one comparison for 0 <= bit < 64.
+        at = np.flatnonzero((bit.view(np.uint32) < WORD_BITS) & (seg >= 0))
+        seg, shift = np.take(seg, at), np.take(bit, at).astype(np.uint64)
+        word = np.take(lines.seg_valid, seg)
+        there = ((word >> shift) & np.uint64(1)) == 1
+        rank = np.bitwise_count(word & ((np.uint64(1) << shift) - np.uint64(1)))
+        pairs: IntArray = (np.take(lines.seg_pairs, seg) + rank.astype(np.int64))[there]
+        return pairs
+
     def pairs_at(self, index: int) -> IntArray:
         """The pairs (indices of ``lines``' pairs) one of whose hexes is `index`."""
         lines = self.lines
@@ -522,8 +588,7 @@ class Visibility:
         lines = self.lines
         new = int(heights[index])
         q, r = lines.board.hexes[index]
-        crossing = self._locate(q - lines.pat_q, r - lines.pat_r, lines.pat_dir)
-        crossing = crossing[crossing >= 0]
+        crossing = self._crossing(q, r)
         as_a = self._locate(q - lines.side_aq, r - lines.side_ar, lines.side_dir)
         as_b = self._locate(q - lines.side_bq, r - lines.side_br, lines.side_dir)
         other_of_a = _other_height(
@@ -536,7 +601,9 @@ class Visibility:
         along_other = np.concatenate([other_of_a[as_a >= 0], other_of_b[as_b >= 0]])
         touched = np.concatenate([crossing, along])
         if new > old:
-            np.maximum.at(top, crossing, np.int8(new))
+            # Each crossing pair once (one source per offset): a plain gather and scatter,
+            # not maximum.at.
+            top[crossing] = np.maximum(top[crossing], np.int8(new))
             if len(along):
                 np.maximum.at(top, along, np.minimum(new, along_other).astype(np.int8))
         elif new < old:
@@ -554,35 +621,30 @@ class Visibility:
         crosses is one flat offset from its source's cell; each pair's values are gathered
         in one run and reduced with ``maximum.reduceat`` (``maximum.at`` and two-axis
         gathers took three times as long on the 28,000 pairs through a 1,620-hex board's
-        centre)."""
+        centre). Indices are 32-bit and the board's offsets are made once
+        (``BoardLines.padded``)."""
         lines = self.lines
-        width = WORD_BITS + 2 * _PAD
-        grid = np.zeros((lines.rows + 2 * _PAD, width), dtype=np.int8)
-        on_board = lines.cell >= 0
-        inner = grid[_PAD : _PAD + lines.rows, _PAD : _PAD + WORD_BITS]
-        inner[on_board] = heights[lines.cell[on_board]]
-        flat = grid.reshape(-1)
-        hexes = np.array(lines.board.hexes, dtype=np.int64)
-        source, target = hexes[lines.pair_s[pairs]], hexes[lines.pair_t[pairs]]
-        base = (source[:, 1] - lines.r0 + _PAD) * width + (source[:, 0] - lines.q0 + _PAD)
-        direction = lines.dir_of[
-            target[:, 1] - source[:, 1], target[:, 0] - source[:, 0] + WORD_BITS
+        padded = lines.padded
+        grid = np.zeros(padded.size, dtype=np.int8)
+        grid[padded.cell_at] = heights
+        s, t = np.take(lines.pair_s, pairs), np.take(lines.pair_t, pairs)
+        base = padded.cell_at[s]
+        direction = lines.dir_of.reshape(-1)[
+            padded.direction_at[t] - padded.direction_at[s] + WORD_BITS
         ]
         top = np.zeros(len(pairs), dtype=np.int8)
-        crossed = (lines.pat_r * width + lines.pat_q,)
-        # A side counts with the lower of its two hexes.
-        sides = (lines.side_ar * width + lines.side_aq, lines.side_br * width + lines.side_bq)
-        for start, offsets in ((lines.pat_start, crossed), (lines.side_start, sides)):
-            first = start[direction]
-            lengths = start[direction + 1] - first
+        for start, offsets in ((lines.pat_start, padded.crossed), (lines.side_start, padded.sides)):
+            first = start[direction].astype(np.int32)
+            lengths = start[direction + 1].astype(np.int32) - first
             some = lengths > 0
             if not some.any():
                 continue
-            runs = np.cumsum(lengths) - lengths  # where each pair's values begin
-            entry = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(first - runs, lengths)
+            runs = np.cumsum(lengths, dtype=np.int32) - lengths  # where each pair's values begin
+            entry = np.arange(int(lengths.sum()), dtype=np.int32) + np.repeat(first - runs, lengths)
             at = np.repeat(base, lengths)
-            values = flat[at + offsets[0][entry]]
-            for other in offsets[1:]:
-                values = np.minimum(values, flat[at + other[entry]])
+            # np.take: a third faster than indexing for these long gathers.
+            values = np.take(grid, at + np.take(offsets[0], entry))
+            for other in offsets[1:]:  # a side counts with the lower of its two hexes
+                values = np.minimum(values, np.take(grid, at + np.take(other, entry)))
             top[some] = np.maximum(top[some], np.maximum.reduceat(values, runs[some]))
         return top

@@ -368,8 +368,7 @@ def check_table(
     has_terrain[list(table.terrain)] = True
     in_cover: BoolArray = np.asarray(has_terrain[facts.neighbours].any(axis=1))
     in_cover[[i for i, kind in table.terrain.items() if kind == "cover"]] = True
-    high = np.zeros(n, dtype=bool)
-    high[[i for i, kind in table.terrain.items() if rules.terrain[kind].level > 0]] = True
+    high = terrain.levels > 0
     depth = rules.near_edge_depth
     near_hexes = {side: standable & (facts.depth[side] <= depth) for side in SIDES}
     near = {side: np.flatnonzero(near_hexes[side]) for side in SIDES}
@@ -394,7 +393,7 @@ def check_table(
     dominance = float(seen_counts[best] / max(1, len(stand_idx) - 1)) if len(seen_counts) else 0.0
 
     reached = _reached_from_both(facts, standable)
-    unreachable = tuple(board.hexes[i] for i in stand_idx if not reached[i])
+    unreachable = tuple(board.hexes[i] for i in stand_idx[~reached[stand_idx]].tolist())
 
     metrics: dict[str, Any] = {
         "hexes": n,
@@ -410,13 +409,16 @@ def check_table(
     }
 
     problems = []
-    terrain_hexes = tuple(board.hexes[i] for i in sorted(table.terrain))
+
+    def terrain_hexes() -> tuple[Hex, ...]:  # named only by a coverage problem
+        return tuple(board.hexes[i] for i in sorted(table.terrain))
+
     if coverage < rules.coverage_min:
         problems.append(
             Problem(
                 "table.coverage.low",
                 f"Terrain covers {coverage:.0%} of the table; it needs at least {rules.coverage_min:.0%}.",
-                terrain_hexes,
+                terrain_hexes(),
                 {"coverage": round(coverage, 4), "minimum": rules.coverage_min},
             )
         )
@@ -425,7 +427,7 @@ def check_table(
             Problem(
                 "table.coverage.high",
                 f"Terrain covers {coverage:.0%} of the table; at most {rules.coverage_max:.0%}.",
-                terrain_hexes,
+                terrain_hexes(),
                 {"coverage": round(coverage, 4), "maximum": rules.coverage_max},
             )
         )
