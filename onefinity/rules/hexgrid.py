@@ -172,7 +172,17 @@ class Board:
 
     def symmetry(self, kind: str) -> tuple[int, ...] | None:
         """The hex each hex maps to under a point (180 degree) or mirror (A <-> B) symmetry,
-        or None when this board does not have that symmetry."""
+        or None when this board does not have that symmetry (found once per board: every
+        editor page asks which symmetries its board has)."""
+        if kind not in self._symmetries:
+            self._symmetries[kind] = self._symmetry(kind)
+        return self._symmetries[kind]
+
+    @cached_property
+    def _symmetries(self) -> dict[str, tuple[int, ...] | None]:
+        return {}
+
+    def _symmetry(self, kind: str) -> tuple[int, ...] | None:
         xs = [x for x, _ in self.centres]
         ys = [y for _, y in self.centres]
         sx, sy = min(xs) + max(xs), min(ys) + max(ys)

@@ -318,7 +318,7 @@ def _gathers(
     entry = np.arange(int(counts.sum()), dtype=np.int32) + np.repeat(
         (starts[seg_dir[segs]] - first).astype(np.int32), counts
     )
-    word = offset[entry] + np.repeat((seg_row[segs] * SHIFTS).astype(np.int32), counts)
+    word = np.take(offset, entry) + np.repeat((seg_row[segs] * SHIFTS).astype(np.int32), counts)
     return segs, first.astype(np.intp), word
 
 
@@ -367,9 +367,9 @@ def board_lines(board: Board) -> BoardLines:
     del slots
     cells = cell.reshape(-1)
     # Slots come segment by segment, `counts` of each: repeating beats gathering by segment.
-    pair_s = cells[np.repeat((seg_r * WORD_BITS).astype(np.int32), counts) + bit]
+    pair_s = np.take(cells, np.repeat((seg_r * WORD_BITS).astype(np.int32), counts) + bit)
     target = ((seg_r + dir_r[seg_d]) * WORD_BITS + dir_q[seg_d]).astype(np.int32)
-    pair_t = cells[np.repeat(target, counts) + bit]
+    pair_t = np.take(cells, np.repeat(target, counts) + bit)
     del bit
 
     cross_segs, cross_starts, cross_word = _gathers(pat_start, seg_d, seg_r, pat_q, pat_r)
@@ -446,7 +446,8 @@ def _tops(lines: BoardLines, heights: HeightArray) -> HeightArray:
                 lines.cross_starts[last] if last < len(lines.cross_segs) else len(lines.cross_word)
             )
             blocked[lines.cross_segs[first:last]] = np.bitwise_or.reduceat(
-                shifted[lines.cross_word[begin:end]], lines.cross_starts[first:last] - begin
+                np.take(shifted, lines.cross_word[begin:end]),
+                lines.cross_starts[first:last] - begin,
             )
         if len(lines.side_segs):
             along = shifted[lines.side_word_a] & shifted[lines.side_word_b]
@@ -461,7 +462,7 @@ def _clear(lines: BoardLines, top: HeightArray, levels: Ints) -> BoolArray:
     # Gather bytes, not words: a line's top is a height (int8), so any level from 127 up
     # sees over everything, as 127 does.
     small = np.minimum(levels, 127).astype(np.int8)
-    sees = top <= np.maximum(small[lines.pair_s], small[lines.pair_t])
+    sees = top <= np.maximum(np.take(small, lines.pair_s), np.take(small, lines.pair_t))
     clear = np.zeros(n * n, dtype=bool)
     clear[lines.pair_st] = sees
     result: BoolArray = clear.reshape(n, n)
