@@ -357,8 +357,10 @@ def map_context(
     edit_url: str = "",
     report: TableReport | None = None,
     version: int | None = None,
+    palette: bool = True,
 ) -> dict[str, Any]:
-    """The map and its facts for the view asked in `query` (mode, from, to, hex).
+    """The map and its facts for the view asked in `query` (mode, from, to, hex); the
+    palette's brushes and pieces only with `palette`.
 
     `base` is the page's own URL (it may carry a query: the generate page's parameters);
     `version` is the saved table's, carried by every edit the page sends so that an edit
@@ -428,9 +430,11 @@ def map_context(
             (key, name, swatch, at(mode="terrain", **editing(Brush(key), symmetry)))
             for key, name, swatch in [("", "Cycle", ""), (OPEN, "Open ground", colour(None))]
             + [(kind.id, kind.name, colour(kind.id)) for kind in kinds(rules)]
-        ],
+        ]
+        if palette
+        else [],
         "brush_colour": colour(brush.kind) if brush.paints else "",
-        "pieces": piece_palette(library, brush, at, symmetry) if editable else [],
+        "pieces": piece_palette(library, brush, at, symmetry) if editable and palette else [],
         "remove_href": at(mode="terrain", **editing(Brush(REMOVE), symmetry)),
         "piece_picture": (
             at_true_size(piece_svg(brush.piece, brush.turn, size=14)) if brush.piece else ""

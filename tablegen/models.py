@@ -212,6 +212,9 @@ class Table(Owned, Shareable):
             self.revisions.create(number=self.revision, document=self.stored_document())
             if self.revision % 10 == 0:
                 self.revisions.filter(number__lte=self.revision - KEPT_REVISIONS).delete()
+        # Known now without asking the database again (the editor's undo bar asks): the
+        # revision before this one is there, none after it.
+        self._steps = (self.version, True, False)
         return report
 
     def _reads_as(self, spec: TableSpec) -> bool:
@@ -253,10 +256,21 @@ class Table(Owned, Shareable):
             self._swap(expected, target.number)
         return True
 
+    def _known_steps(self) -> tuple[bool, bool] | None:
+        """(can undo, can redo) as this object's last edit left them, at its version."""
+        known = self.__dict__.get("_steps")
+        return known[1:] if known is not None and known[0] == self.version else None
+
     def can_undo(self) -> bool:
+        known = self._known_steps()
+        if known is not None:
+            return known[0]
         return self.revisions.filter(number=self.revision - 1).exists()
 
     def can_redo(self) -> bool:
+        known = self._known_steps()
+        if known is not None:
+            return known[1]
         return self.revisions.filter(number=self.revision + 1).exists()
 
     def paint(

@@ -200,8 +200,13 @@ def _render_editor(
     report: TableReport | None = None,
     status: int = 200,
     stale: bool = False,
+    keep_palette: bool = False,
 ) -> HttpResponse:
-    """The table's page (or, for htmx, its #table-view region) as stored now."""
+    """The table's page (or, for htmx, its #table-view region) as stored now.
+
+    `keep_palette`: an htmx answer to an edit made from the terrain view, whose palette an
+    edit does not change: the region carries an empty palette for htmx to keep the page's
+    own in its place (hx-preserve), instead of drawing its 25 links and pictures again."""
     context = map_context(
         request.GET,
         spec or table.to_spec(),
@@ -211,8 +216,9 @@ def _render_editor(
         edit_url=reverse("tablegen:terrain", args=[table.pk]),
         report=report,
         version=table.version,
+        palette=not keep_palette,
     )
-    context |= {"table": table, "stale": stale}
+    context |= {"table": table, "stale": stale, "keep_palette": keep_palette}
     if not request.htmx:  # the share panel and the way back are outside the htmx region
         if table.sharing:
             context["share_qr"] = qr_svg(request.build_absolute_uri(table.get_share_url()))
@@ -312,7 +318,8 @@ def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if done:
         messages.success(request, done)
     if request.htmx:
-        return _render_editor(request, table, report=report)
+        # Edits come from the terrain view's map or hex form, where the palette is.
+        return _render_editor(request, table, report=report, keep_palette=True)
     # Without JavaScript: back to the map, the painted hex still chosen (a piece is set down
     # once: its hex is not chosen again, or the page would offer to set it down again).
     chosen = {} if done or form.stroke else {"hex": spot(form.hex)}

@@ -226,6 +226,10 @@ def test_stamping_turning_and_removing_library_pieces(page: Page, live_server):
     )
     labels = page.locator("[data-table-map] a[aria-label$=' Blocking scenery']")
     expect(labels).to_have_count(5)
+    # The edit's answer did not draw the palette again: the page kept its own, as it was.
+    expect(page.locator(".palette")).to_have_count(1)
+    expect(page.locator(".chosen-piece")).to_contain_text("Turned 120°")
+    expect(palette(page, "Rotate 60°")).to_be_visible()
     screenshot(page, "table-editor-stamped-desktop")
 
     # Where it would hang off the table the outline is red, and the click is refused.

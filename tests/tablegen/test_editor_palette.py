@@ -403,3 +403,33 @@ def test_undo_and_redo_keep_the_brush_its_turn_and_symmetric_editing(owner_clien
     response = owner_client.post(f"/tables/{table.pk}/redo/?{query}", {"version": table.version})
     assert response["Location"] == f"/tables/{table.pk}/?mode=terrain&{query}"
     assert len(terrain(table)) == 8
+
+
+def test_an_edit_answers_without_drawing_the_palette_again_which_the_page_keeps(
+    owner_client, table
+):
+    """An htmx edit does not change the palette: its answer carries an empty palette that
+    htmx replaces by the page's own (hx-preserve). Every other answer draws it whole: a
+    brush chosen, an edit refused, the page without htmx, undo (which may come from the
+    line-of-fire view, where there is no palette to keep)."""
+    kept = '<div class="palette" id="palette" data-hx-preserve="true"></div>'
+    edit = click(owner_client, table, "brush=elevated", q=2, r=3).content.decode()
+    assert kept in edit
+    assert "Library pieces" not in edit and "Remove piece" not in edit
+    assert 'data-drag="paint"' in edit  # the brush still rides on the region
+    stamp = click(owner_client, table, "brush=piece:crate&turn=1", q=5, r=5).content.decode()
+    assert kept in stamp and 'data-footprint="' in stamp
+    drawn = [
+        owner_client.get(f"/tables/{table.pk}/", {"brush": "cover"}, headers=HTMX),
+        click(owner_client, table, "brush=piece:hill-4", q=3, r=10),  # off the table
+    ]
+    table.refresh_from_db()
+    drawn.append(
+        owner_client.post(f"/tables/{table.pk}/undo/", {"version": table.version}, headers=HTMX)
+    )
+    assert [response.status_code for response in drawn] == [200, 400, 200]
+    for response in drawn:
+        page = response.content.decode()
+        assert kept not in page
+        assert '<div class="palette" id="palette" data-hx-boost="true">' in page
+        assert "Remove piece" in page

@@ -120,3 +120,32 @@ def test_undo_works_for_htmx_and_answers_with_the_editor_region(owner_client, ta
         f"/tables/{table.pk}/undo/", {"version": table.version}, headers={"HX-Request": "true"}
     )
     assert response.content.decode().lstrip().startswith('<div id="table-view"')
+
+
+def test_the_undo_bar_an_htmx_answer_draws_is_the_one_the_database_holds(owner_client, table):
+    """An edit's answer knows its undo bar without asking the database again (the revision
+    before is there, none after): after edits, undos and redos it agrees with a fresh page."""
+    q, r = open_hex(table)
+    steps = [
+        ("terrain", {"q": q, "r": r, "kind": "cover"}),
+        ("terrain", {"q": q, "r": r, "kind": "elevated"}),
+        ("undo", {}),
+        ("undo", {}),
+        ("redo", {}),
+        ("terrain", {"q": q, "r": r, "kind": "blocking"}),
+        ("undo", {}),
+    ]
+    for action, data in steps:
+        table.refresh_from_db()
+        answer = owner_client.post(
+            f"/tables/{table.pk}/{action}/",
+            {"version": table.version, **data},
+            headers={"HX-Request": "true"},
+        ).content.decode()
+        page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+        for button in ('id="undo"', 'id="redo"'):
+            drawn = answer.split(button, 1)[1].split(">", 1)[0]
+            held = page.split(button, 1)[1].split(">", 1)[0]
+            assert drawn == held, (action, button)
+    fresh = Table.objects.get(pk=table.pk)
+    assert fresh.can_undo() and fresh.can_redo()
