@@ -20,6 +20,7 @@ from accounts.ownership import (
     Shareable,
     StaleVersion,
 )
+from config.fastjson import DocumentDecoder, DocumentEncoder
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Hex
 from tablegen import packwork
@@ -62,7 +63,8 @@ class Table(Owned, Shareable):
     quota = Quota("tables", browser=50, account=500)
 
     name = models.CharField(max_length=120)
-    document = models.JSONField()
+    # Read and written with orjson (config.fastjson): a large table's document is 50 KB.
+    document = models.JSONField(encoder=DocumentEncoder, decoder=DocumentDecoder)
     # Grows by one on every write (terrain, rename, repair, undo, redo): the stale-tab check.
     version = models.PositiveBigIntegerField(default=0)
     # Where undo and redo stand: the number of the saved revision shown (the version cannot
@@ -348,7 +350,7 @@ class TableRevision(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="revisions")
     number = models.PositiveIntegerField()
-    document = models.JSONField()
+    document = models.JSONField(encoder=DocumentEncoder, decoder=DocumentDecoder)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
