@@ -432,8 +432,10 @@ def _tops(lines: BoardLines, heights: HeightArray) -> HeightArray:
     grid = np.zeros((lines.rows, WORD_BITS), dtype=np.int8)
     on_board = lines.cell >= 0
     grid[on_board] = heights[lines.cell[on_board]]
-    top = np.zeros(lines.pairs, dtype=np.int8)
     highest = int(heights.max()) if len(heights) else 0
+    # Per source bit of every segment, how many levels block its line: summed over the
+    # levels, then picked for the pairs once.
+    levels = np.zeros((len(lines.seg_dir), WORD_BITS), dtype=np.uint8)
     for level in range(1, highest + 1):
         shifted = _shift_table(_words(grid >= level))
         blocked = np.zeros(len(lines.seg_dir), dtype=np.uint64)
@@ -452,8 +454,8 @@ def _tops(lines: BoardLines, heights: HeightArray) -> HeightArray:
         if len(lines.side_segs):
             along = shifted[lines.side_word_a] & shifted[lines.side_word_b]
             blocked[lines.side_segs] |= np.bitwise_or.reduceat(along, lines.side_starts)
-        bits = np.unpackbits(blocked.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-        top += bits[lines.valid_bits].view(np.int8)
+        levels += np.unpackbits(blocked.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    top: HeightArray = levels[lines.valid_bits].view(np.int8)
     return top
 
 

@@ -213,3 +213,34 @@ def test_the_kept_state_is_used_for_an_edit_of_a_large_board(monkeypatch):
     )
     new = _edited(board, kinds, [(0.5, "blocking")])
     check_table(TableSpec(board, new), RULES, before=kinds)
+
+
+def test_a_whole_check_of_a_large_table_imports_nothing_new():
+    """A server's first check of a large board pays for its lines, not for imports: numpy's
+    np.unique imports numpy.ma on its first call, 30 ms, a third of the cold check's
+    budget. In a new process (as a server's worker), after standard tables were checked."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, random\n"
+        "from onefinity.rules import current_ruleset\n"
+        "from onefinity.rules.hexgrid import Board, rows_by_columns, standard_board\n"
+        "from tablegen.engine.metrics import check_table\n"
+        "from tablegen.engine.tables import TableSpec\n"
+        "rules = current_ruleset().table\n"
+        "def layout(board, seed):\n"
+        "    rng = random.Random(seed)\n"
+        "    kinds = ['blocking', 'elevated', 'cover']\n"
+        "    return {k: rng.choice(kinds) for k in rng.sample(range(len(board)), len(board) // 2)}\n"
+        "small = standard_board(rules.rows, rules.columns)\n"
+        "check_table(TableSpec(small, layout(small, 1)), rules)\n"
+        "before = set(sys.modules)\n"
+        "big = Board.of(rows_by_columns(40, 40))\n"
+        "check_table(TableSpec(big, layout(big, 2)), rules)\n"
+        "print(sorted(m for m in set(sys.modules) - before if m.startswith('numpy')))\n"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert found == "[]"
