@@ -258,6 +258,14 @@ class BoardLines:
     def pairs(self) -> int:
         return len(self.pair_s)
 
+    def places(self, pairs: Ints) -> tuple[Ints, Ints, Ints]:
+        """The pairs' places in the n x n matrix (s * n + t), and their two hexes s and t:
+        one gather (the pairs an edit touches lie all over the pair arrays, so each
+        gather is mostly cache misses), the hexes worked out from the place."""
+        at = np.take(self.pair_st, pairs)
+        s, t = np.divmod(at, np.int32(len(self.board)))
+        return at, s, t
+
     @functools.cached_property
     def padded(self) -> PaddedOffsets:
         """Flat offsets in a padded grid of heights, for recomputing pairs one by one."""
@@ -525,11 +533,10 @@ class Visibility:
             current[index] = heights[index]
             touched = self._update(index, int(self.heights[index]), current, top)
             pairs = np.concatenate([touched, self.pairs_at(index)])
-            sees = top[pairs] <= np.maximum(
-                levels[lines.pair_s[pairs]], levels[lines.pair_t[pairs]]
-            )
-            flat[lines.pair_st[pairs]] = sees
-            flat[lines.pair_t[pairs] * np.int32(len(lines.board)) + lines.pair_s[pairs]] = sees
+            at, s, t = lines.places(pairs)
+            sees = np.take(top, pairs) <= np.maximum(levels[s], levels[t])
+            flat[at] = sees
+            flat[t * np.int32(len(lines.board)) + s] = sees
             recomputed.append(pairs)
         return Visibility(lines, heights, levels.copy(), top, clear), np.concatenate(recomputed)
 
@@ -630,7 +637,7 @@ class Visibility:
         padded = lines.padded
         grid = np.zeros(padded.size, dtype=np.int8)
         grid[padded.cell_at] = heights
-        s, t = np.take(lines.pair_s, pairs), np.take(lines.pair_t, pairs)
+        _, s, t = lines.places(pairs)
         base = padded.cell_at[s]
         direction = lines.dir_of.reshape(-1)[
             padded.direction_at[t] - padded.direction_at[s] + WORD_BITS

@@ -254,8 +254,7 @@ class _State:
         for index in moved.tolist():
             marked[lines.pairs_at(index)] = True
         pairs = np.flatnonzero(marked)
-        s, t = lines.lines.pair_s[pairs], lines.lines.pair_t[pairs]
-        at = lines.lines.pair_st[pairs]
+        at, s, t = lines.lines.places(pairs)
         was = self.lines.clear.reshape(-1)[at] & self.standable[s] & self.standable[t]
         now = lines.clear.reshape(-1)[at] & standable[s] & standable[t]
         length = _distance(facts, s, t)
