@@ -41,8 +41,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # revision's, unpacked by `unpacked`.
 TREE = Path(sys.argv[sys.argv.index("--tree") + 1]) if "--tree" in sys.argv else ROOT
 sys.path.insert(0, str(TREE))
-# Main before issue 10's speed work (the last commit before it on this branch's history).
-BEFORE = "2fa3f6d"
+# Main before issue 10's speed work (the last commit before it on this branch's history);
+# TABLES_BEFORE names another revision to measure beside this tree instead.
+BEFORE = os.environ.get("TABLES_BEFORE", "2fa3f6d")
 EDIT_BOARDS = (None, 20, 30, 40)  # the standard board, then n x n
 EDITS = 30
 COLD_RUNS = 5

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import push_url
 
 from accounts.ownership import (
     DamagedRecord,
@@ -223,7 +224,12 @@ def _render_editor(
         if table.sharing:
             context["share_qr"] = qr_svg(request.build_absolute_uri(table.get_share_url()))
         context["copied_from"] = _copied_from(request, table)
-    return _render_table(request, "tablegen/table.html", context, status)
+    response = _render_table(request, "tablegen/table.html", context, status)
+    if request.htmx and request.method == "POST":
+        # An edit, undo or redo answered in place: the address stays the page's (htmx would
+        # push a boosted form's POST address, which answers 405 to a reload).
+        push_url(response, False)
+    return response
 
 
 def _copied_from(request: HtmxHttpRequest, table: Table) -> dict[str, str] | None:

@@ -47,6 +47,13 @@
     }
     const edit = edits.queue.shift();
     edits.sending = true;
+    // An answer for a region replaced meanwhile (a brush chosen, a view changed while the
+    // edit was saved) is dropped: its target is gone, and swapping it would take the page's
+    // live palette away with it (htmx moves the element an answer keeps, hx-preserve,
+    // before it finds the target detached). The event fires on this detached element only.
+    view.addEventListener("htmx:beforeSwap", (event) => {
+      if (!view.isConnected) event.detail.shouldSwap = false;
+    });
     const values = { ...edit.values, version: view.dataset.version };
     window.htmx
       .ajax("POST", edit.url, { source: view, values, push: "false" })
@@ -63,6 +70,22 @@
     edits.queue.push({ url, values });
     sendNext();
   };
+
+  // Undo and redo (their buttons, Ctrl+Z) wait behind an edit still being saved, as a quick
+  // second click does: sent at once, they would carry the version drawn before that edit
+  // and be refused as if another tab had changed the table.
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || !window.htmx) return;
+      if (!form.closest("#table-view .undo-redo")) return;
+      event.preventDefault();
+      event.stopPropagation();
+      edit(form.getAttribute("action"), {});
+    },
+    true,
+  );
 
   document.addEventListener("htmx:afterRequest", (event) => {
     // Another tab changed the table: the answer shows the latest; what waits was drawn on

@@ -116,6 +116,10 @@ def paint(
             terrain.pop(index, None)
         else:
             terrain[index] = kind
+    if terrain == table.terrain:
+        # Painted the kinds they have: nothing changes, not even the pieces (a library
+        # piece painted its own kind stays that piece, and the edit saves nothing).
+        return table
     return _rebuilt(table, terrain, touched)
 
 

@@ -414,3 +414,53 @@ def test_on_a_touch_screen_a_tap_paints_once_and_a_finger_drag_paints_a_stroke(
     assert [kind_of(page, spot) for spot in path] == ["Elevated (platform, hill)"] * len(path)
     assert len(posts) == 2 and sideways(page) <= 0
     context.close()
+
+
+def test_a_slow_edit_neither_takes_the_palette_away_nor_refuses_an_undo(
+    page: Page, live_server, monkeypatch
+):
+    """While an edit is being saved (slowed here to 1.5 s, as on a large board), a brush
+    chosen redraws the region: the edit's late answer is dropped, never swapped in with the
+    page's palette taken away; and Ctrl+Z waits behind the edit instead of being refused as
+    coming from another tab."""
+    import threading
+    import time
+
+    from tablegen.models import Table
+
+    paint = Table.paint
+    slow = threading.Event()
+
+    def slow_paint(self, *args, **kwargs):
+        if slow.is_set():
+            slow.clear()
+            time.sleep(1.5)
+        return paint(self, *args, **kwargs)
+
+    monkeypatch.setattr(Table, "paint", slow_paint)
+    an_empty_table(page, live_server.url)
+    palette(page, "Blocking scenery").click()
+    settled(page)
+
+    slow.set()
+    hex_at(page, "2,3").click()
+    page.wait_for_timeout(200)  # the edit is on its way
+    palette(page, "Elevated (platform, hill)").click()
+    page.wait_for_timeout(2500)  # the edit's answer came back meanwhile
+    settled(page)
+    expect(page.locator("#palette")).to_have_count(1)
+    expect(palette(page, "Elevated (platform, hill)")).to_have_attribute("aria-current", "true")
+    expect(palette(page, "Remove piece")).to_be_visible()
+    assert page.url.split("?")[0].endswith(f"/tables/{Table.objects.get().pk}/")
+
+    page.reload()  # the region drawn before the slow edit was saved: start from the latest
+    before = kind_of(page, "4,4")
+    slow.set()
+    hex_at(page, "4,4").click()
+    page.wait_for_timeout(200)
+    page.keyboard.press("Control+z")
+    page.wait_for_timeout(2500)
+    settled(page)
+    expect(page.locator("#table-view .messages")).to_have_count(0)
+    assert kind_of(page, "4,4") == before  # painted, then undone, in that order
+    assert "/undo/" not in page.url and "/terrain/" not in page.url

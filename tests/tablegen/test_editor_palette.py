@@ -433,3 +433,31 @@ def test_an_edit_answers_without_drawing_the_palette_again_which_the_page_keeps(
         assert kept not in page
         assert '<div class="palette" id="palette" data-hx-boost="true">' in page
         assert "Remove piece" in page
+
+
+def test_painting_a_library_piece_its_own_kind_saves_nothing(owner_client, table):
+    """A crate is cover: painting its hex cover changes nothing, and saves nothing (no new
+    version, no undo step that undoes nothing, the crate still a crate)."""
+    assert click(owner_client, table, "brush=piece:crate", q=4, r=6).status_code == 200
+    before = snapshot(table)
+    assert click(owner_client, table, "brush=cover", q=4, r=6).status_code == 200
+    assert unchanged(table, before)
+    assert pieces(table) == [("crate", {(4, 6)})]
+    assert click(owner_client, table, "brush=elevated", q=4, r=6).status_code == 200
+    assert pieces(table) == [("custom", {(4, 6)})]
+
+
+def test_answers_to_edits_keep_the_page_address(owner_client, table):
+    """An edit, undo or redo answered in place tells htmx not to put its POST address in
+    the address bar (a reload of it answers 405); a view of the table does not."""
+    answers = [click(owner_client, table, "brush=cover", q=2, r=3)]
+    answers.append(click(owner_client, table, "brush=piece:hill-4", q=3, r=10))  # refused
+    table.refresh_from_db()
+    answers.append(
+        owner_client.post(f"/tables/{table.pk}/undo/", {"version": table.version}, headers=HTMX)
+    )
+    answers.append(owner_client.post(f"/tables/{table.pk}/redo/", {"version": 0}, headers=HTMX))
+    assert [a.status_code for a in answers] == [200, 400, 200, 409]
+    assert [a.headers.get("HX-Push-Url") for a in answers] == ["false"] * 4
+    view = owner_client.get(f"/tables/{table.pk}/", {"mode": "lof"}, headers=HTMX)
+    assert "HX-Push-Url" not in view.headers
