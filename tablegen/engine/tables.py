@@ -67,7 +67,14 @@ class TableSpec:
         return self.terrain.get(self.board.index[hex_])
 
     def placed(self) -> tuple[Placed, ...]:
-        return placed_pieces(self.board, self.terrain, self.pieces)
+        """Every terrain hex in exactly one piece (``placed_pieces``), worked out once per
+        table: its document, its map and its setup sheet all ask. (A table is never changed
+        in place: an edit makes a new one.)"""
+        found: tuple[Placed, ...] | None = self.__dict__.get("_placed")
+        if found is None:
+            found = placed_pieces(self.board, self.terrain, self.pieces)
+            object.__setattr__(self, "_placed", found)
+        return found
 
 
 def custom_pieces(board: Board, terrain: dict[int, str], hexes: set[int]) -> list[Placed]:
