@@ -321,12 +321,14 @@ def _gathers(
     segs = np.flatnonzero(lengths).astype(np.int32)
     counts = lengths[segs]
     first = np.cumsum(counts) - counts
-    # Entry e of segment g reads row seg_row[g] + or_e, shift oq_e.
-    offset = (offsets_r * SHIFTS + offsets_q + WORD_BITS).astype(np.int32)
-    entry = np.arange(int(counts.sum()), dtype=np.int32) + np.repeat(
-        (starts[seg_dir[segs]] - first).astype(np.int32), counts
-    )
-    word = np.take(offset, entry) + np.repeat((seg_row[segs] * SHIFTS).astype(np.int32), counts)
+    # Entry e of segment g reads row seg_row[g] + or_e, shift oq_e: a word of the shift
+    # table, whose rows * SHIFTS words fit 16 bits (half the memory of a 2 million entry
+    # list, written once, then read by every whole computation).
+    offset = (offsets_r * SHIFTS + offsets_q + WORD_BITS).astype(np.int16)
+    entry = np.repeat((starts[seg_dir[segs]] - first).astype(np.int32), counts)
+    entry += np.arange(len(entry), dtype=np.int32)
+    word = np.take(offset, entry)
+    word += np.repeat((seg_row[segs] * SHIFTS).astype(np.int16), counts)
     return segs, first.astype(np.intp), word
 
 
@@ -340,6 +342,8 @@ def board_lines(board: Board) -> BoardLines:
     span = int(hexes[:, 0].max()) - q0 + 1
     if span > WORD_BITS:
         raise ValueError(f"a board {span} hexes across in q does not fit in a word")
+    if n >= 2**15 or rows * SHIFTS >= 2**15:
+        raise ValueError(f"a board of {n} hexes in {rows} rows does not fit 16-bit numbers")
     cell = np.full((rows, WORD_BITS), -1, dtype=np.int32)
     cell[hexes[:, 1] - r0, hexes[:, 0] - q0] = np.arange(n)
     member = _words(cell >= 0)
@@ -370,15 +374,20 @@ def board_lines(board: Board) -> BoardLines:
     ).view(bool)
     counts = np.bitwise_count(seg_valid).astype(np.int64)
     seg_pairs = np.cumsum(counts) - counts
-    slots = np.flatnonzero(valid_bits.reshape(-1)).astype(np.int32)
-    bit = slots & (WORD_BITS - 1)
-    del slots
-    cells = cell.reshape(-1)
+    # Each pair's source bit, segment by segment, as bytes: the bits' numbers picked by the
+    # valid bits (a flat index of the 4 million bits would be a 10 MB array; on this
+    # machine every new page costs, and a cold check's time is a third page faults).
+    bit = np.broadcast_to(np.arange(WORD_BITS, dtype=np.int8), valid_bits.shape)[valid_bits]
+    # Hex numbers fit in 16 bits (a board has at most 1,620 hexes): half the memory.
+    cells = cell.reshape(-1).astype(np.int16)
     # Slots come segment by segment, `counts` of each: repeating beats gathering by segment.
     pair_s = np.take(cells, np.repeat((seg_r * WORD_BITS).astype(np.int32), counts) + bit)
     target = ((seg_r + dir_r[seg_d]) * WORD_BITS + dir_q[seg_d]).astype(np.int32)
     pair_t = np.take(cells, np.repeat(target, counts) + bit)
     del bit
+    pair_st = pair_s.astype(np.int32)
+    pair_st *= np.int32(n)
+    pair_st += pair_t
 
     cross_segs, cross_starts, cross_word = _gathers(pat_start, seg_d, seg_r, pat_q, pat_r)
     side_segs, side_starts, side_word_a = _gathers(
@@ -412,7 +421,7 @@ def board_lines(board: Board) -> BoardLines:
         valid_bits=valid_bits,
         pair_s=pair_s,
         pair_t=pair_t,
-        pair_st=pair_s * np.int32(n) + pair_t,
+        pair_st=pair_st,
         cross_segs=cross_segs,
         cross_starts=cross_starts,
         cross_word=cross_word,
