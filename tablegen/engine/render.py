@@ -265,14 +265,33 @@ def svg(
         f'<text x="4" y="13" class="edge-label" fill="{SIDE_COLOURS["A"]}">Side A edge</text>',
     ]
     lof = overlay.source is not None
-    marked = overlay.blockers or overlay.target or overlay.highlighted or overlay.problems
+    # The few marked hexes' classes, found from the marks (not each hex tested against
+    # every mark: a 1,620-hex map is drawn after every edit), in the order they are named.
+    marks_of: dict[int, str] = {}
+    target = (overlay.target,) if overlay.target else ()
+    for mark, hexes in (
+        (" blocker", overlay.blockers),
+        (" target", target),
+        (" highlighted", overlay.highlighted),
+        (" problem", overlay.problems),
+    ):
+        for hex_ in hexes:
+            at = board.index.get(hex_)
+            if at is not None:
+                marks_of[at] = marks_of.get(at, "") + mark
+    base = {kind: f"hex {kind or 'open'}" for kind in names}
+    # The label's colour, inherited from the hex's element (pictures are also printed
+    # without the site's styles).
+    inks = {
+        kind: "#fff" if kind in DARK_KINDS and overlay.heat is None else "#333" for kind in names
+    }
     terrain = table.terrain
     for index, hex_ in enumerate(board.hexes):
         kind = terrain.get(index)
         fill = fills[kind]
         if overlay.heat is not None and kind not in walls:
             fill = _heat_colour(overlay.heat[index])
-        classes = f"hex {kind or 'open'}"
+        classes = base[kind]
         if lof:
             if hex_ == overlay.source:
                 classes += " source"
@@ -280,20 +299,10 @@ def svg(
                 classes += " seen"
             else:
                 classes += " unseen"
-        if marked:
-            if hex_ in overlay.blockers:
-                classes += " blocker"
-            if hex_ == overlay.target:
-                classes += " target"
-            if hex_ in overlay.highlighted:
-                classes += " highlighted"
-            if hex_ in overlay.problems:
-                classes += " problem"
-        # The label's colour, inherited from the hex's element (pictures are also printed
-        # without the site's styles).
-        ink = "#fff" if kind in DARK_KINDS and overlay.heat is None else "#333"
+        if index in marks_of:
+            classes += marks_of[index]
         href = link(hex_) if link else None
-        parts.append(_hex_svg(layout, index, names[kind], fill, classes, ink, href))
+        parts.append(_hex_svg(layout, index, names[kind], fill, classes, inks[kind], href))
     parts.append(
         f'<g class="pieces" fill="none" stroke="{OUTLINE_COLOUR}" stroke-width="2.5" '
         'stroke-linejoin="round" aria-hidden="true">'
