@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 import zipfile
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -23,6 +25,7 @@ from accounts.ownership import (
 from config.fastjson import DocumentDecoder, DocumentEncoder
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Hex
+from onefinity.rules.ruleset import TableRules
 from tablegen import packwork
 from tablegen.engine import edits
 from tablegen.engine.boxes import (
@@ -50,6 +53,35 @@ from tablegen.engine.tables import (
 
 # Revisions of a table kept for undo (older ones are dropped every ten edits).
 KEPT_REVISIONS = 50
+
+# The last reading of a few tables' documents in this process: the next edit of a table
+# (most often the same player's next click) finds its reading here instead of reading its
+# document again (2 ms on a 1,600-hex table), when the stored document is equal to the one
+# read, under the same rules. Keyed by table; the reader is a function of the document and
+# the rules, so an equal document reads the same. Shared by the server's threads.
+_READINGS: OrderedDict[int, tuple[Any, str, TableRules, TableSpec]] = OrderedDict()
+_READINGS_KEPT = 32
+_readings_lock = threading.Lock()
+
+
+def _recalled(pk: int | None, document: Any, name: str, rules: TableRules) -> TableSpec | None:
+    if pk is None:
+        return None
+    with _readings_lock:
+        kept = _READINGS.get(pk)
+    if kept is not None and kept[1] == name and kept[2] is rules and kept[0] == document:
+        return kept[3]
+    return None
+
+
+def _remember(pk: int | None, document: Any, name: str, rules: TableRules, spec: TableSpec) -> None:
+    if pk is None:
+        return
+    with _readings_lock:
+        _READINGS[pk] = (document, name, rules, spec)
+        _READINGS.move_to_end(pk)
+        while len(_READINGS) > _READINGS_KEPT:
+            _READINGS.popitem(last=False)
 
 
 class Table(Owned, Shareable):
@@ -120,10 +152,14 @@ class Table(Owned, Shareable):
         ):
             spec: TableSpec = kept[3]
             return spec
-        try:
-            spec = read_table_document(self.stored_document(), rules)
-        except TableDocumentError as error:
-            raise DamagedRecord(self, str(error)) from None
+        recalled = _recalled(self.pk, self.document, self.name, rules)
+        if recalled is not None:
+            spec = recalled
+        else:
+            try:
+                spec = read_table_document(self.stored_document(), rules)
+            except TableDocumentError as error:
+                raise DamagedRecord(self, str(error)) from None
         self._read = (self.document, self.name, rules, spec)
         return spec
 
@@ -161,6 +197,7 @@ class Table(Owned, Shareable):
         # What reading the new document gives: the reader's own result, read back from the
         # document it wrote (tests hold the two equal).
         self._read = (document, self.name, rules, canonical)
+        _remember(self.pk, document, self.name, rules, canonical)
         if report is None and check and not (same_table and self.summary_is_current()):
             report = check_table(canonical, rules, before=before)
         if report is not None:
