@@ -9,3 +9,7 @@ application = get_wsgi_application()
 from config.security import ensure_secure_configuration  # noqa: E402  (needs settings loaded)
 
 ensure_secure_configuration()
+
+from config.memory import tune_garbage_collector  # noqa: E402
+
+tune_garbage_collector()
