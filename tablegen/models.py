@@ -22,7 +22,7 @@ from accounts.ownership import (
     Shareable,
     StaleVersion,
 )
-from config.fastjson import DocumentDecoder, DocumentEncoder
+from onefinity.fastjson import DocumentDecoder, DocumentEncoder
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Hex
 from onefinity.rules.ruleset import TableRules
@@ -95,7 +95,7 @@ class Table(Owned, Shareable):
     quota = Quota("tables", browser=50, account=500)
 
     name = models.CharField(max_length=120)
-    # Read and written with orjson (config.fastjson): a large table's document is 50 KB.
+    # Read and written with orjson (onefinity.fastjson): a large table's document is 50 KB.
     document = models.JSONField(encoder=DocumentEncoder, decoder=DocumentDecoder)
     # Grows by one on every write (terrain, rename, repair, undo, redo): the stale-tab check.
     version = models.PositiveBigIntegerField(default=0)

@@ -1,4 +1,4 @@
-"""The stored documents' JSON (config.fastjson): orjson's speed, the standard library's
+"""The stored documents' JSON (onefinity.fastjson): orjson's speed, the standard library's
 results. Whatever value is written reads back as json would have read it back, and whatever
 text is stored reads as json reads it, for any JSON value, the awkward ones included."""
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from config.fastjson import DocumentDecoder, DocumentEncoder
+from onefinity.fastjson import DocumentDecoder, DocumentEncoder
 from tablegen.models import Table, TableRevision
 
 AWKWARD_INTEGERS = st.sampled_from(
