@@ -40,6 +40,8 @@ def _long_number(s: str) -> bool:
 
 class DocumentEncoder(json.JSONEncoder):
     def encode(self, o: Any) -> str:
+        if self.indent is not None or self.sort_keys:  # a layout asked for: json's
+            return super().encode(o)
         try:
             text = orjson.dumps(o)
         except TypeError:  # orjson.JSONEncodeError is a TypeError

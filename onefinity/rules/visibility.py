@@ -570,7 +570,7 @@ class Visibility:
     def _crossing(self, q: int, r: int) -> IntArray:
         """The pairs whose line crosses the hex (q, r): ``_locate`` over every crossing
         offset, but only over the offsets whose source row is on the board (sorted by row
-        offset, a prefix), in 32-bit integers, ranking only the sources that are there (six
+        offset, a prefix), in 32-bit integers, ranking only the sources that are there (three
         times faster on the 108,000 offsets of a 1,620-hex board)."""
         lines = self.lines
         rows_of, q_of, seg_base = lines.crossings_by_row

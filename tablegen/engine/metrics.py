@@ -207,11 +207,9 @@ def _longest(state: Visibility, standable: BoolArray) -> int:
     seg_start = np.searchsorted(lines.seg_dir, np.arange(len(dq) + 1))
     bounds = np.append(lines.seg_pairs, lines.pairs)[seg_start]
     code = np.minimum(state.levels, 127).astype(np.int16) * 2 + standable
-    # Each length once, longest first (sorted by hand: np.unique's first call imports
-    # numpy.ma, 30 ms of a cold check).
-    ordered = np.sort(length)[::-1]
-    distinct = ordered[np.append(True, ordered[1:] != ordered[:-1])]
-    for value in distinct.tolist():
+    # Each length once, longest first (not np.unique: its first call imports numpy.ma,
+    # 30 ms of a cold check).
+    for value in np.flatnonzero(np.bincount(length))[::-1].tolist():
         chosen = np.flatnonzero(length == value)
         starts, sizes = bounds[chosen], bounds[chosen + 1] - bounds[chosen]
         if not sizes.any():

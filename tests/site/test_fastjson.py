@@ -85,3 +85,9 @@ def test_the_table_fields_use_it():
     for model in (Table, TableRevision):
         field = model._meta.get_field("document")
         assert field.encoder is DocumentEncoder and field.decoder is DocumentDecoder
+
+
+def test_a_layout_asked_for_is_json_s():
+    value = {"b": [1, {"é": None}], "a": 2}
+    for options in ({"indent": 2}, {"sort_keys": True}, {"indent": 1, "sort_keys": True}):
+        assert json.dumps(value, cls=DocumentEncoder, **options) == json.dumps(value, **options)
