@@ -118,12 +118,17 @@ def backoff(failures: int) -> int:
 def _wait_for_window(
     others: QuerySet[Attempt], limit: int, window: timedelta, now: datetime
 ) -> int:
-    """Seconds until fewer than ``limit`` of ``others`` are inside the window, or 0."""
-    count = others.count()
-    if count < limit:
+    """Seconds until fewer than ``limit`` of ``others`` are inside the window, or 0.
+
+    One query: the ``limit`` latest attempts. Counting first and then indexing would read
+    two snapshots, and a simultaneous request that is refused deletes its record between
+    them (an index past the end, a 500).
+    """
+    latest = list(others.order_by("-at").values_list("at", flat=True)[:limit])
+    if len(latest) < limit:
         return 0
     # The attempt that has to leave the window for this one to fit.
-    leaving = others.order_by("at").values_list("at", flat=True)[count - limit]
+    leaving = latest[-1]
     return max(1, math.ceil((leaving + window - now).total_seconds()))
 
 

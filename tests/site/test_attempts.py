@@ -112,6 +112,29 @@ def test_one_address_is_limited_across_account_names(django_user_model, settings
     assert log_in(Client(), "dee", "guess", "192.0.2.7").status_code == 200
 
 
+def test_the_window_wait_is_read_in_one_query_from_the_oldest_attempt_that_must_leave(
+    django_assert_num_queries,
+):
+    # One snapshot: a simultaneous refused guess deletes its record, and a count read
+    # before the rows would then index past their end (a 500 seen on PostgreSQL).
+    window = timedelta(minutes=15)
+    Attempt.objects.bulk_create(
+        Attempt(kind=Attempt.Kind.PASSWORD, account="a", address="x") for _ in range(4)
+    )
+    travel(60)
+    Attempt.objects.create(kind=Attempt.Kind.PASSWORD, account="a", address="x")
+    now = Attempt.objects.latest("at").at
+    others = Attempt.objects.filter(address="x")
+    with django_assert_num_queries(1):
+        assert attempts._wait_for_window(others, 6, window, now) == 0
+    with django_assert_num_queries(1):
+        # Five inside, a limit of five: the oldest of them leaves 14 minutes from now.
+        assert attempts._wait_for_window(others, 5, window, now) == 14 * 60
+    # A limit of two: the second latest (one of the four, a minute old) must leave.
+    assert attempts._wait_for_window(others, 2, window, now) == 14 * 60
+    assert attempts._wait_for_window(others, 1, window, now) == 15 * 60
+
+
 def test_a_successful_login_forgets_only_its_own_failures(victim):
     log_in(Client(), "victim", "typo", "192.0.2.1")
     log_in(Client(), "victim", "guess", "192.0.2.66")
