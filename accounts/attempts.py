@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Max, QuerySet
+from django.db.models import Count, Max, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -181,9 +181,10 @@ class PasswordGuess:
                 wait,
             )
         on_account = guesses.filter(account=record.account, at__gt=now - _account_memory())
-        failures = on_account.count()
+        # One query for both, for the same reason as _wait_for_window.
+        seen = on_account.aggregate(failures=Count("pk"), latest=Max("at"))
+        failures, latest = seen["failures"], seen["latest"]
         if failures >= settings.LOGIN_FAILURES_PER_ACCOUNT:
-            latest = on_account.aggregate(latest=Max("at"))["latest"]
             wait = math.ceil((latest + timedelta(seconds=backoff(failures)) - now).total_seconds())
             if wait > 0:
                 return Refusal(
