@@ -181,8 +181,9 @@ def _words(bits: BoolArray) -> WordArray:
     return words
 
 
-def _shift(words: WordArray, k: IntArray) -> WordArray:
-    """Bit j of the result is bit j + k of the word (k may be negative; beyond the word: 0)."""
+def _shift(words: WordArray, k: Ints) -> WordArray:
+    """Bit j of the result is bit j + k of the word (k may be negative; beyond the word: 0).
+    `k` broadcasts against `words` (one shift per row, say): its own arrays stay small."""
     right = np.maximum(k, 0).astype(np.uint64)
     left = np.maximum(-k, 0).astype(np.uint64)
     inside = np.abs(k) < WORD_BITS
@@ -307,7 +308,7 @@ def _valid_words(member: WordArray, dq: Ints, dr: Ints, rows: int) -> WordArray:
     target_row = r[None, :] + dr[:, None]
     inside = target_row < rows
     targets = np.where(inside, member[np.minimum(target_row, rows - 1)], np.uint64(0))
-    shifted = _shift(targets, np.broadcast_to(dq[:, None], targets.shape))
+    shifted = _shift(targets, dq[:, None])
     valid: WordArray = member[None, :] & shifted
     return valid
 
@@ -436,10 +437,7 @@ def _shift_table(obstacles: WordArray) -> WordArray:
     """Every row of obstacle words shifted by every k in -WORD_BITS..WORD_BITS, flattened:
     word row * SHIFTS + k + WORD_BITS."""
     k = np.arange(-WORD_BITS, WORD_BITS + 1)
-    table = _shift(
-        np.broadcast_to(obstacles[:, None], (len(obstacles), SHIFTS)),
-        np.broadcast_to(k[None, :], (len(obstacles), SHIFTS)),
-    )
+    table = _shift(obstacles[:, None], k[None, :])
     flat: WordArray = table.reshape(-1)
     return flat
 
