@@ -200,22 +200,19 @@ class Terrain:
 
     @classmethod
     def of(cls, board: Board, kinds: Mapping[int, str], rules: TableRules) -> Terrain:
-        n = len(board)
-        heights = np.zeros(n, dtype=np.int64)
-        levels = np.zeros(n, dtype=np.int64)
-        standable = np.ones(n, dtype=bool)
-        # Kind by kind (a few), not hex by hex (a large table has a thousand terrain hexes).
-        by_kind: dict[str, list[int]] = {}
-        for i, kind_id in kinds.items():
-            by_kind.setdefault(kind_id, []).append(i)
-        for kind_id, hexes in by_kind.items():
-            kind = rules.terrain[kind_id]
-            heights[hexes], levels[hexes], standable[hexes] = (
-                kind.height,
-                kind.level,
-                kind.enterable,
-            )
-        return cls(heights, levels, standable)
+        # Each hex's kind as a number (the ruleset's kinds, then open ground), and each
+        # property looked up by number: no loop in Python over a large table's thousand
+        # terrain hexes but the one that numbers their kinds.
+        ruled = list(rules.terrain.values())
+        number = {kind.id: j for j, kind in enumerate(ruled)}
+        code = np.full(len(board), len(ruled), dtype=np.intp)
+        if kinds:
+            at = np.fromiter(kinds.keys(), dtype=np.intp, count=len(kinds))
+            code[at] = [number[kind_id] for kind_id in kinds.values()]
+        heights = np.array([kind.height for kind in ruled] + [0], dtype=np.int64)
+        levels = np.array([kind.level for kind in ruled] + [0], dtype=np.int64)
+        standable = np.array([kind.enterable for kind in ruled] + [True], dtype=bool)
+        return cls(heights[code], levels[code], standable[code])
 
 
 def _visibility_by_pairs(geometry: _BoardGeometry, terrain: Terrain) -> BoolArray:
