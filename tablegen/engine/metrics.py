@@ -306,30 +306,40 @@ def forget_kept_states() -> None:
         _kept.clear()
 
 
+def _nearest(board: Board, terrain: Terrain) -> _State | None:
+    """The kept state of this board whose terrain differs from `terrain` in the fewest
+    hexes, if at most INCREMENTAL_HEXES: most often the table before the edit, but also the
+    same table a few edits ago (a server's other worker, which saw the table before its
+    last edits) or another table much like it. Changing any of them is exact."""
+    with _kept_lock:
+        same_board = [state for (kept, _), state in _kept.items() if kept == board]
+    nearest, fewest = None, INCREMENTAL_HEXES + 1
+    for state in same_board:
+        moved = int(
+            np.count_nonzero(
+                (state.lines.heights != terrain.heights)
+                | (state.lines.levels != terrain.levels)
+                | (state.standable != terrain.standable)
+            )
+        )
+        if moved < fewest:
+            nearest, fewest = state, moved
+    return nearest
+
+
 def _clear_lines(
-    board: Board, terrain: Terrain, rules: TableRules, before: Mapping[int, str] | None
+    board: Board, terrain: Terrain, before: Mapping[int, str] | None
 ) -> tuple[BoolArray, int]:
     """Every clear line of fire, and the longest between two standable hexes: from a kept
-    state of this very terrain, or by changing a kept state of the table before the edit
-    (`before`), or computed whole."""
+    state of this very terrain, or by changing the nearest kept state of the board (for an
+    edit, `before` given, or on a large board), or computed whole."""
     facts = _board_facts(board)
     key = _key(board, terrain)
     with _kept_lock:
         state = _kept.get(key)
-    if state is None and before is not None:
-        before_key = _key(board, Terrain.of(board, before, rules))
-        with _kept_lock:
-            previous = _kept.get(before_key)
-        moved = (
-            np.count_nonzero(
-                (previous.lines.heights != terrain.heights)
-                | (previous.lines.levels != terrain.levels)
-                | (previous.standable != terrain.standable)
-            )
-            if previous is not None
-            else INCREMENTAL_HEXES + 1
-        )
-        if previous is not None and moved <= INCREMENTAL_HEXES:
+    if state is None and (before is not None or len(board) > SMALL_BOARD):
+        previous = _nearest(board, terrain)
+        if previous is not None:
             state = previous.changed(facts, terrain)
     if state is None:
         if len(board) <= SMALL_BOARD and before is None:
@@ -349,7 +359,7 @@ def check_table(
     instead of checking every line again."""
     board = table.board
     terrain = Terrain.of(board, table.terrain, rules)
-    clear, longest = _clear_lines(board, terrain, rules, before)
+    clear, longest = _clear_lines(board, terrain, before)
     standable = terrain.standable
     n = len(board)
     facts = _board_facts(board)

@@ -215,6 +215,30 @@ def test_the_kept_state_is_used_for_an_edit_of_a_large_board(monkeypatch):
     check_table(TableSpec(board, new), RULES, before=kinds)
 
 
+def test_a_state_a_few_edits_old_is_brought_up_to_date_not_checked_whole(monkeypatch):
+    """As on a server's other worker, which kept the table as it was two edits ago: the
+    edit's check changes that state (exactly) instead of checking every line again."""
+    board = BOARDS["20x20"]
+    rng = random.Random(2)
+    kinds = layout(board, rng, 0.45)
+    first = _edited(board, kinds, [(0.4, "blocking")])
+    second = _edited(board, first, [(0.6, None)])
+    forget_kept_states()
+    whole = check_table(TableSpec(board, second), RULES)
+    forget_kept_states()
+    check_table(TableSpec(board, kinds), RULES)  # the other worker's last sight of it
+    check_table(TableSpec(board, layout(board, random.Random(9), 0.45)), RULES)  # another
+    with monkeypatch.context() as patched:
+        patched.setattr(metrics.Visibility, "of", lambda *a: pytest.fail("checked whole"))
+        updated = check_table(TableSpec(board, second), RULES, before=first)
+    assert updated.as_dict() == whole.as_dict() and np.array_equal(updated.clear, whole.clear)
+    # Nothing within INCREMENTAL_HEXES of it kept: checked whole.
+    far = layout(board, random.Random(3), 0.45)
+    assert check_table(TableSpec(board, far), RULES, before=second).as_dict() == (
+        check_table(TableSpec(board, far), RULES).as_dict()
+    )
+
+
 def test_a_whole_check_of_a_large_table_imports_nothing_new():
     """A server's first check of a large board pays for its lines, not for imports: numpy's
     np.unique imports numpy.ma on its first call, 30 ms, a third of the cold check's
