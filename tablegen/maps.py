@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import functools
 import re
+import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,7 +27,7 @@ from onefinity.rules.ruleset import TableRules
 from tablegen.engine.edits import EditError, footprint, mapping, remove_piece, stamp
 from tablegen.engine.library import Piece, TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table, sightlines
-from tablegen.engine.render import Overlay, colour, kinds, legend, piece_svg, svg
+from tablegen.engine.render import DrawnMap, Overlay, colour, draw_map, kinds, legend, piece_svg
 from tablegen.engine.tables import TableSpec
 
 MODES = {
@@ -38,6 +41,42 @@ MODES = {
 
 # Where a hex's spot goes in a link encoded once for every hex (never in a real value).
 HEX = "\x00"
+
+# The editor's map element (an edit's answer that patches the map keeps the page's own).
+MAP_ID = "table-map"
+
+# The maps the editor drew last in this process, by a token the page carries (data-drawn)
+# and sends with each edit: the edit's answer is then what changed on the map (a few hexes)
+# instead of the whole map. A token is made for one drawing, so a page sending it shows
+# exactly that map. Another process's token, or one forgotten, gets the whole map.
+_DRAWN: OrderedDict[str, tuple[int, DrawnMap]] = OrderedDict()
+_DRAWN_KEPT = 32
+_drawn_lock = threading.Lock()
+
+
+def remember_drawn(table_pk: int, drawn: DrawnMap) -> str:
+    """Keep a drawing of a saved table's map (if another can be drawn from it: not a heat
+    map or a line of fire view); the token to find it again ("" for none)."""
+    if drawn.basis is None:
+        return ""
+    token = secrets.token_urlsafe(12)
+    with _drawn_lock:
+        _DRAWN[token] = (table_pk, drawn)
+        while len(_DRAWN) > _DRAWN_KEPT:
+            _DRAWN.popitem(last=False)
+    return token
+
+
+def recall_drawn(table_pk: int, token: object) -> DrawnMap | None:
+    """The drawing of this table's map that `token` names, if this process keeps it."""
+    if not isinstance(token, str):
+        return None
+    with _drawn_lock:
+        kept = _DRAWN.get(token)
+        if kept is not None:
+            _DRAWN.move_to_end(token)
+    return kept[1] if kept is not None and kept[0] == table_pk else None
+
 
 # The palette's brushes besides the terrain kinds: open ground (a hex's kind is None there),
 # taking a whole piece away, and a library piece ("piece:<id>"; ids never hold a colon).
@@ -358,9 +397,14 @@ def map_context(
     report: TableReport | None = None,
     version: int | None = None,
     palette: bool = True,
+    drawn_before: DrawnMap | None = None,
 ) -> dict[str, Any]:
     """The map and its facts for the view asked in `query` (mode, from, to, hex); the
     palette's brushes and pieces only with `palette`.
+
+    The map is `drawn_map` (its SVG `picture`); with `drawn_before`, the map the page shows,
+    also `map_patch`: what turns that one into this one (see ``DrawnMap.patch``), None when
+    it cannot.
 
     `base` is the page's own URL (it may carry a query: the generate page's parameters);
     `version` is the saved table's, carried by every edit the page sends so that an edit
@@ -402,6 +446,9 @@ def map_context(
     to_hex = per_hex(mode="lof", to=HEX, **{"from": spot(source) if source else ""})
     terrain_hex = per_hex(mode="terrain", hex=HEX, **painting)
 
+    # Everything the links depend on: equal exactly when `link` gives the same links.
+    link_key = (mode, editable, base, spot(source) if source else "", tuple(painting.items()))
+
     def link(hex_: Hex) -> str:
         if mode == "lof":
             if source is None or hex_ == source:
@@ -411,11 +458,25 @@ def map_context(
             return terrain_hex(hex_)
         return from_hex(hex_)
 
+    drawn_map = draw_map(
+        table,
+        drawn,
+        link,
+        title=f"{table.name}: {MODES[mode]}",
+        rules=rules,
+        link_key=link_key,
+        element_id=MAP_ID if editable else "",
+        before=drawn_before,
+    )
     return {
         "spec": table,
         "report": report,
         "metrics": report.metrics,
-        "picture": svg(table, drawn, link, title=f"{table.name}: {MODES[mode]}"),
+        "drawn_map": drawn_map,
+        "drawn_map_id": MAP_ID,
+        # Joined (584 KB on a 40 x 40 board) only if the page draws it whole.
+        "picture": lambda: drawn_map.svg,
+        "map_patch": drawn_map.patch(drawn_before) if drawn_before is not None else None,
         "mode": mode,
         "modes": [(key, name, at(mode=key)) for key, name in MODES.items()],
         "base": base,

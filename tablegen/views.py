@@ -5,10 +5,11 @@ from __future__ import annotations
 import secrets
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -37,11 +38,22 @@ from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.render import png
 from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, TerrainForm, sent_version
-from tablegen.maps import editing, map_context, read_brush, read_symmetry, sentence, spot
+from tablegen.maps import (
+    editing,
+    map_context,
+    read_brush,
+    read_symmetry,
+    recall_drawn,
+    remember_drawn,
+    sentence,
+    spot,
+)
 from tablegen.models import Pack, Table
 from tablegen.printing import qr_svg, setup_pdf
 
 TABLES_PER_PAGE = 25
+# The longest page address whose query an htmx answer keeps (see _view_query).
+MAX_VIEW_URL = 2_000
 PACKS_PER_PAGE = 25
 # Tables saved without a summary (a large import) or under another ruleset are checked by
 # the list, for at most about this long per request; the rest show as being checked.
@@ -208,8 +220,15 @@ def _render_editor(
     `keep_palette`: an htmx answer to an edit made from the terrain view, whose palette an
     edit does not change: the region carries an empty palette for htmx to keep the page's
     own in its place (hx-preserve), instead of drawing its 25 links and pictures again."""
+    answering = bool(request.htmx) and request.method == "POST"
+    # An htmx edit, undo or redo names the map its page shows: the answer is then what
+    # changed on it (maps.remember_drawn), drawn from that one. Only for a change made: a
+    # refusal or another tab's change is drawn whole.
+    before = (
+        recall_drawn(table.pk, request.POST.get("drawn")) if answering and status == 200 else None
+    )
     context = map_context(
-        request.GET,
+        _view_query(request, table) if answering else request.GET,
         spec or table.to_spec(),
         _rules(),
         table.get_absolute_url(),
@@ -218,8 +237,14 @@ def _render_editor(
         report=report,
         version=table.version,
         palette=not keep_palette,
+        drawn_before=before,
     )
-    context |= {"table": table, "stale": stale, "keep_palette": keep_palette}
+    context |= {
+        "table": table,
+        "stale": stale,
+        "keep_palette": keep_palette,
+        "drawn": remember_drawn(table.pk, context["drawn_map"]),
+    }
     if not request.htmx:  # the share panel and the way back are outside the htmx region
         if table.sharing:
             context["share_qr"] = qr_svg(request.build_absolute_uri(table.get_share_url()))
@@ -230,6 +255,20 @@ def _render_editor(
         # push a boosted form's POST address, which answers 405 to a reload).
         push_url(response, False)
     return response
+
+
+def _view_query(request: HtmxHttpRequest, table: Table) -> QueryDict:
+    """What the page an htmx edit, undo or redo came from shows: the query of its address
+    (the view, the line of fire's hexes, the hex chosen, the brush), which the answer keeps
+    (it does not change the address). The request's own query when the page is another's."""
+    current = request.htmx.current_url or ""
+    try:
+        found = urlsplit(current[:MAX_VIEW_URL])
+    except ValueError:  # not an address ("http://[x/"): the request's own query
+        return request.GET
+    if found.path != table.get_absolute_url() or len(current) > MAX_VIEW_URL:
+        return request.GET
+    return QueryDict(found.query)
 
 
 def _copied_from(request: HtmxHttpRequest, table: Table) -> dict[str, str] | None:

@@ -38,6 +38,27 @@
 
   const edits = { queue: [], sending: false };
 
+  // The version of the table an answer for the region was drawn at (NaN if none).
+  const versionOf = (text) => {
+    const found =
+      typeof text === "string" && /id="table-view"[^>]*?\sdata-version="(\d+)"/.exec(text);
+    return found ? Number(found[1]) : NaN;
+  };
+
+  // A page (a brush, a view) asked for before an edit was saved, answered after the edit's
+  // answer was put in: drawn at the older version, it would show the table without the
+  // edit and make the next edit look stale. Asked again instead.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const view = document.getElementById("table-view");
+    const detail = event.detail;
+    if (!view || detail.target !== view || !detail.shouldSwap) return;
+    if (!detail.requestConfig || detail.requestConfig.verb !== "get") return;
+    if (versionOf(detail.serverResponse) < Number(view.dataset.version)) {
+      detail.shouldSwap = false;
+      window.htmx.ajax("GET", detail.pathInfo.finalRequestPath, { source: view });
+    }
+  });
+
   const sendNext = () => {
     if (edits.sending || !edits.queue.length || !window.htmx) return;
     const view = document.getElementById("table-view");
@@ -51,17 +72,32 @@
     // edit was saved) is dropped: its target is gone, and swapping it would take the page's
     // live palette away with it (htmx moves the element an answer keeps, hx-preserve,
     // before it finds the target detached). The event fires on this detached element only.
-    view.addEventListener("htmx:beforeSwap", (event) => {
-      if (!view.isConnected) event.detail.shouldSwap = false;
-    });
+    let dropped = NaN;
+    const guard = (event) => {
+      if (view.isConnected) return;
+      event.detail.shouldSwap = false;
+      dropped = versionOf(event.detail.serverResponse);
+    };
+    view.addEventListener("htmx:beforeSwap", guard);
+    // The map the page shows (data-drawn): the answer is then only what changed on it.
     const values = { ...edit.values, version: view.dataset.version };
+    if (view.dataset.drawn) values.drawn = view.dataset.drawn;
     window.htmx
       .ajax("POST", edit.url, { source: view, values, push: "false" })
       .catch(() => {
         edits.queue.length = 0;
       })
       .finally(() => {
+        view.removeEventListener("htmx:beforeSwap", guard);
         edits.sending = false;
+        // The region that replaced this one was drawn before the edit was saved: it is
+        // drawn again (what waited was clicked on the older one, and is dropped).
+        const shown = document.getElementById("table-view");
+        if (shown && Number(shown.dataset.version) < dropped) {
+          edits.queue.length = 0;
+          window.htmx.ajax("GET", window.location.href, { source: shown, push: "false" });
+          return;
+        }
         sendNext();
       });
   };
@@ -91,6 +127,113 @@
     // Another tab changed the table: the answer shows the latest; what waits was drawn on
     // the older one, so it is dropped rather than made over the other tab's change.
     if (event.detail.xhr && event.detail.xhr.status === 409) edits.queue.length = 0;
+  });
+
+  // --- An edit's answer that patches the map -------------------------------------------------
+
+  // The answer kept the page's map (hx-preserve) and carries, in a template, the hexes
+  // drawn differently (data-at: their number in board order), the pieces' outlines and the
+  // marks: put in, the map is the one the server drew (browser tests compare it with the
+  // whole map of a fresh page).
+  const patchMap = () => {
+    const view = document.getElementById("table-view");
+    const patch = view && view.querySelector("template[data-map-patch]");
+    if (!patch) return;
+    const svg = view.querySelector("[data-table-map] svg.table-map");
+    const fresh = patch.content.firstElementChild;
+    patch.remove();
+    if (!svg || !fresh) return;
+    // What this script drew on the map (a stroke, a piece's outline) goes first.
+    clearGhost();
+    // A stroke being dragged meanwhile keeps its hexes marked.
+    const live = new Set(stroke ? stroke.links.values() : []);
+    cleanMap(svg, live);
+    const hexes = svg.querySelectorAll(":scope > a, :scope > g.hex");
+    let focused = null;
+    for (const part of [...fresh.children]) {
+      if (part.hasAttribute("data-at")) {
+        const old = hexes[Number(part.getAttribute("data-at"))];
+        part.removeAttribute("data-at");
+        if (!old) continue;
+        if (old === document.activeElement) focused = part;
+        old.replaceWith(part);
+      } else if (part.classList.contains("pieces")) {
+        svg.querySelector(":scope > g.pieces")?.replaceWith(part);
+      } else if (part.classList.contains("marks")) {
+        svg.querySelector(":scope > g.marks")?.remove();
+        if (part.childElementCount) svg.querySelector(":scope > g.pieces")?.after(part);
+      }
+    }
+    maps.delete(svg);
+    if (stroke) {
+      for (const [spot, link] of stroke.links) {
+        const now = link.isConnected ? link : linksOf(svg).get(spot);
+        if (now) {
+          now.classList.add("stroke");
+          stroke.links.set(spot, now);
+        }
+      }
+    }
+    // A keyboard user's hex (Enter on it) keeps the focus after it is drawn again.
+    if (focused) focused.focus();
+  };
+  document.addEventListener("htmx:afterSwap", patchMap);
+
+  // Such an answer is put in around the page's map, which stays where it is: htmx's swap
+  // of the region would move the map, and a moved 1,620-hex map costs the browser about
+  // 70 ms of style and layout (an edited hex put in place, about 10). The region's other
+  // parts are the answer's, and a palette the answer keeps (hx-preserve) stays too.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const view = document.getElementById("table-view");
+    const text = event.detail.serverResponse;
+    if (!view || event.detail.target !== view || !event.detail.shouldSwap) return;
+    if (typeof text !== "string" || !text.includes("<template data-map-patch>")) return;
+    const fresh = new DOMParser().parseFromString(text, "text/html").getElementById("table-view");
+    const holder = view.querySelector(":scope > .map-and-facts");
+    const map = holder && holder.querySelector(":scope > [data-table-map]");
+    const svg = map && map.querySelector(":scope > svg.table-map");
+    const freshHolder = fresh && fresh.querySelector(":scope > .map-and-facts");
+    const freshMap = freshHolder && freshHolder.querySelector(":scope > [data-table-map]");
+    const facts = holder && holder.querySelector(":scope > .facts");
+    const freshFacts = freshHolder && freshHolder.querySelector(":scope > .facts");
+    if (!svg || !freshMap || !facts || !freshFacts) return; // htmx swaps it (hx-preserve)
+    event.detail.shouldSwap = false;
+    // A control of the region with the focus (Undo, say) is drawn again: the focus goes to
+    // its new self, as htmx's own swap does.
+    const active = document.activeElement;
+    const focused = active && active.id && view.contains(active) && !svg.contains(active);
+    for (const name of view.getAttributeNames()) {
+      if (!fresh.hasAttribute(name)) view.removeAttribute(name);
+    }
+    for (const name of fresh.getAttributeNames()) view.setAttribute(name, fresh.getAttribute(name));
+    const palette = view.querySelector(":scope > #palette");
+    const keep = (node) =>
+      palette && node instanceof Element && node.id === "palette" && node.hasAttribute("data-hx-preserve");
+    const put = [];
+    for (const node of [...view.childNodes]) if (node !== holder) node.remove();
+    for (const node of [...fresh.childNodes]) {
+      if (node === freshHolder) break;
+      holder.before(keep(node) ? palette : node);
+      if (!keep(node)) put.push(node);
+    }
+    facts.replaceWith(freshFacts);
+    put.push(freshFacts);
+    for (const node of [...map.childNodes]) if (node !== svg) node.remove();
+    for (const node of [...freshMap.childNodes]) {
+      if (node instanceof Element && node.matches("svg")) continue;
+      map.append(node);
+      put.push(node);
+    }
+    for (const node of put) if (node instanceof Element) window.htmx.process(node);
+    if (focused && !view.contains(document.activeElement)) {
+      // Or, drawn disabled (Undo with nothing left to undo), the other of Undo and Redo.
+      const again = document.getElementById(active.id);
+      const next =
+        again && !again.disabled ? again : view.querySelector(".undo-redo button:not([disabled])");
+      next?.focus({ preventScroll: true });
+    }
+    patchMap();
+    reshowGhost();
   });
 
   // --- Clicks ----------------------------------------------------------------------------------
@@ -203,12 +346,26 @@
     return found;
   };
 
+  // A hex as the server drew it: without the outline's classes and colour (no empty style
+  // left behind either: a patched map stays the server's).
+  const undecorate = (link) => {
+    link.classList.remove("ghost", "misfit", "image", "stroke");
+    const polygon = link.querySelector("polygon");
+    polygon?.style.removeProperty("fill");
+    if (polygon && !polygon.getAttribute("style")) polygon.removeAttribute("style");
+  };
+
   const clearGhost = () => {
-    for (const link of ghost.links) {
-      link.classList.remove("ghost", "misfit", "image");
-      link.querySelector("polygon")?.style.removeProperty("fill");
-    }
+    for (const link of ghost.links) undecorate(link);
     ghost.links = [];
+  };
+
+  // Everything this script drew on a map (an outline, a stroke), wherever it is: a page
+  // restored from htmx's history holds what was drawn when it was saved.
+  const cleanMap = (svg, keep = new Set()) => {
+    for (const link of svg.querySelectorAll(".ghost, .stroke")) {
+      if (!keep.has(link)) undecorate(link);
+    }
   };
 
   const showGhost = (link) => {
@@ -258,29 +415,52 @@
     if (!fits) for (const covered of ghost.links) covered.classList.add("misfit");
   };
 
-  const hovered = (event) => {
-    const link = hexLink(event.target);
-    if (link) showGhost(link);
+  // A finger's tap focuses the hex it sets a piece down on: the outline follows a mouse or
+  // the keyboard, not a finger that has gone.
+  let touched = false;
+  document.addEventListener("pointerdown", (event) => {
+    touched = event.pointerType === "touch";
+  });
+  document.addEventListener("keydown", () => {
+    touched = false;
+  });
+
+  const leave = () => {
+    clearGhost();
+    ghost.spot = null;
   };
-  document.addEventListener("pointerover", hovered);
-  document.addEventListener("focusin", hovered);
-  document.addEventListener("pointerout", (event) => {
-    if (hexLink(event.target) && !hexLink(event.relatedTarget)) {
-      clearGhost();
-      ghost.spot = null;
+  document.addEventListener("pointerover", (event) => {
+    const link = hexLink(event.target);
+    // Over anything but a hex (the pointer has left the map): no outline. (Its pointerout
+    // may have gone to a hex an answer had replaced meanwhile.)
+    if (!link) {
+      if (ghost.spot) leave();
+    } else if (event.pointerType !== "touch") {
+      showGhost(link);
     }
+  });
+  document.addEventListener("focusin", (event) => {
+    const link = hexLink(event.target);
+    if (link && !touched) showGhost(link);
+  });
+  document.addEventListener("pointerout", (event) => {
+    if (hexLink(event.target) && !hexLink(event.relatedTarget)) leave();
+  });
+  document.addEventListener("htmx:beforeHistorySave", () => {
+    for (const svg of document.querySelectorAll("[data-table-map] svg")) cleanMap(svg);
   });
 
   // After a redraw (a piece set down, a turn) the outline comes back where the pointer is.
-  document.addEventListener("htmx:afterSettle", () => {
-    ghost.links = [];
+  function reshowGhost() {
+    clearGhost();
     const view = document.getElementById("table-view");
-    if (!ghost.spot || !view) return;
+    if (!ghost.spot || !view || touched) return;
     const link = [...view.querySelectorAll("[data-table-map] a[aria-label]")].find(
       (a) => spotOf(a) === ghost.spot,
     );
     if (link) showGhost(link);
-  });
+  }
+  document.addEventListener("htmx:afterSettle", reshowGhost);
 
   // R turns the piece, as its Rotate link does.
   document.addEventListener("keydown", (event) => {
@@ -290,9 +470,16 @@
       return;
     }
     const rotate = document.querySelector("#table-view [data-rotate]");
-    if (rotate) {
-      event.preventDefault();
+    if (!rotate) return;
+    event.preventDefault();
+    if (!window.htmx) {
       rotate.click();
+      return;
     }
+    // One turn at a time (a held key repeats): the next R turns the piece the answer drew.
+    // Sent by htmx here, as a click on the link would be, even before htmx has taken up a
+    // link just drawn (it does after its settle delay; a click then loaded the whole page).
+    if (document.querySelector("#table-view.htmx-request, .htmx-request, .htmx-settling")) return;
+    window.htmx.ajax("GET", rotate.getAttribute("href"), { source: rotate });
   });
 })();

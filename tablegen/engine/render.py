@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import io
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -237,6 +237,68 @@ def _heat_colour(value: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+@dataclass(frozen=True, eq=False)
+class DrawnMap:
+    """An SVG map as drawn: its parts, and what its hexes were drawn from.
+
+    A hex's drawing is a function of its terrain and its marks once the board, the rules,
+    the view and the hexes' links are fixed (the `basis`; None for a heat map or a line of
+    fire view, which colour every hex). So the next drawing of the same table on the same
+    basis draws again only the hexes whose terrain or marks changed (``draw_map``'s
+    `before`), and ``changed_since`` says which hexes a page showing the older map must
+    replace: an edit's answer is those hexes, not the 1,620 of a large board."""
+
+    head: str
+    hexes: tuple[str, ...]
+    pieces: str
+    marks: str
+    tail: str
+    basis: tuple[object, ...] | None
+    terrain: Mapping[int, str]
+    marked: Mapping[int, str]
+
+    @property
+    def svg(self) -> str:
+        return f"{self.head}{''.join(self.hexes)}{self.pieces}{self.marks}{self.tail}"
+
+    def changed_since(self, before: DrawnMap) -> list[int] | None:
+        """The hexes drawn differently from `before`, in board order; None when more than
+        hexes, pieces and marks changed (another board, view or title: draw it all)."""
+        if (
+            self.basis is None
+            or before.basis != self.basis
+            or before.head != self.head
+            or before.tail != self.tail
+            or len(before.hexes) != len(self.hexes)
+        ):
+            return None
+        old, new = before.hexes, self.hexes
+        candidates = _differing(before.terrain, self.terrain) | _differing(
+            before.marked, self.marked
+        )
+        return sorted(i for i in candidates if old[i] != new[i])
+
+    def patch(self, before: DrawnMap) -> str | None:
+        """What turns `before`'s SVG into this one, for the page (static/js/tables.js): an
+        SVG of the hexes drawn differently, each with its number (data-at), then the
+        pieces' outlines and the marks, which replace the page's; None as
+        ``changed_since``."""
+        changed = self.changed_since(before)
+        if changed is None:
+            return None
+        # Each hex's drawing opens with a two-letter tag ("<a" or "<g").
+        hexes = "".join(f'{self.hexes[i][:2]} data-at="{i}"{self.hexes[i][2:]}' for i in changed)
+        marks = self.marks or '<g class="marks" aria-hidden="true"></g>'
+        return f'<svg xmlns="http://www.w3.org/2000/svg">{hexes}{self.pieces}{marks}</svg>'
+
+
+def _differing(before: Mapping[int, str], after: Mapping[int, str]) -> set[int]:
+    """The keys whose values differ (or that only one of the two has)."""
+    changed = {key for key, value in after.items() if before.get(key) != value}
+    changed.update(key for key in before if key not in after)
+    return changed
+
+
 def svg(
     table: TableSpec,
     overlay: Overlay | None = None,
@@ -246,6 +308,23 @@ def svg(
 ) -> str:
     """The table as an accessible SVG: each hex labelled with its coordinates and terrain,
     a link when `link` gives one; each piece outlined; what is wrong marked in red."""
+    return draw_map(table, overlay, link, title, rules).svg
+
+
+def draw_map(
+    table: TableSpec,
+    overlay: Overlay | None = None,
+    link: Callable[[Hex], str | None] | None = None,
+    title: str = "",
+    rules: TableRules | None = None,
+    *,
+    link_key: object = None,
+    element_id: str = "",
+    before: DrawnMap | None = None,
+) -> DrawnMap:
+    """``svg``, in parts. `link_key`: a value that is equal exactly when `link` gives the same
+    links (None: unknown, never drawn in part); `before`: the same table's last drawing,
+    whose hexes are kept where the terrain and marks are the same (see ``DrawnMap``)."""
     overlay = overlay or Overlay()
     rules = rules or current_ruleset().table
     layout = _layout(table.board)
@@ -256,14 +335,16 @@ def svg(
     fills = {kind: colour(kind) for kind in names}
     # Hexes no trooper stands on keep their colour under a heat map.
     walls = {kind.id for kind in kinds(rules) if not kind.enterable}
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+    identity = f'id="{escape(element_id)}" ' if element_id else ""
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" {identity}'
+        f'viewBox="0 0 {width:.0f} {height:.0f}" '
         # A picture whose hexes are links is a group of controls to assistive technology,
         # not an image (an image's content is not read out: axe's nested-interactive).
         f'class="table-map" role="{"img" if link is None else "group"}" '
-        f'aria-label="{escape(title or table.name)}">',
-        f'<text x="4" y="13" class="edge-label" fill="{SIDE_COLOURS["A"]}">Side A edge</text>',
-    ]
+        f'aria-label="{escape(title or table.name)}">'
+        f'<text x="4" y="13" class="edge-label" fill="{SIDE_COLOURS["A"]}">Side A edge</text>'
+    )
     lof = overlay.source is not None
     # The few marked hexes' classes, found from the marks (not each hex tested against
     # every mark: a 1,620-hex map is drawn after every edit), in the order they are named.
@@ -286,7 +367,10 @@ def svg(
         kind: "#fff" if kind in DARK_KINDS and overlay.heat is None else "#333" for kind in names
     }
     terrain = table.terrain
-    for index, hex_ in enumerate(board.hexes):
+    hexes_of = board.hexes
+
+    def draw(index: int) -> str:
+        hex_ = hexes_of[index]
         kind = terrain.get(index)
         fill = fills[kind]
         if overlay.heat is not None and kind not in walls:
@@ -302,15 +386,28 @@ def svg(
         if index in marks_of:
             classes += marks_of[index]
         href = link(hex_) if link else None
-        parts.append(_hex_svg(layout, index, names[kind], fill, classes, inks[kind], href))
-    parts.append(
+        return _hex_svg(layout, index, names[kind], fill, classes, inks[kind], href)
+
+    basis = (
+        (board, rules, link_key)
+        if link is not None and link_key is not None and overlay.heat is None and not lof
+        else None
+    )
+    if before is not None and basis is not None and before.basis == basis:
+        drawn = list(before.hexes)
+        for index in _differing(before.terrain, terrain) | _differing(before.marked, marks_of):
+            drawn[index] = draw(index)
+        drawn_hexes = tuple(drawn)
+    else:
+        drawn_hexes = tuple(draw(index) for index in range(len(hexes_of)))
+    outlines = [
         f'<g class="pieces" fill="none" stroke="{OUTLINE_COLOUR}" stroke-width="2.5" '
         'stroke-linejoin="round" aria-hidden="true">'
-    )
+    ]
     for placed in table.placed():
         dash = ' stroke-dasharray="5 3"' if placed.piece == CUSTOM else ""
-        parts.append(f'<path d="{_piece_path(board, placed.hexes)}" class="piece"{dash}/>')
-    parts.append("</g>")
+        outlines.append(f'<path d="{_piece_path(board, placed.hexes)}" class="piece"{dash}/>')
+    outlines.append("</g>")
     marks = []
     for a, b in overlay.lanes:
         (x1, y1), (x2, y2) = layout.centres[board.index[a]], layout.centres[board.index[b]]
@@ -326,13 +423,20 @@ def svg(
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{line_colour}" '
             'stroke-width="3" class="lof"/>'
         )
-    if marks:
-        parts.append('<g class="marks" aria-hidden="true">' + "".join(marks) + "</g>")
-    parts.append(
+    tail = (
         f'<text x="4" y="{height - 6:.0f}" class="edge-label" fill="{SIDE_COLOURS["B"]}">'
         "Side B edge</text></svg>"
     )
-    return "".join(parts)
+    return DrawnMap(
+        head=head,
+        hexes=drawn_hexes,
+        pieces="".join(outlines),
+        marks='<g class="marks" aria-hidden="true">' + "".join(marks) + "</g>" if marks else "",
+        tail=tail,
+        basis=basis,
+        terrain=dict(terrain),
+        marked=marks_of,
+    )
 
 
 @functools.lru_cache(maxsize=1024)

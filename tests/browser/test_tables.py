@@ -464,3 +464,183 @@ def test_a_slow_edit_neither_takes_the_palette_away_nor_refuses_an_undo(
     expect(page.locator("#table-view .messages")).to_have_count(0)
     assert kind_of(page, "4,4") == before  # painted, then undone, in that order
     assert "/undo/" not in page.url and "/terrain/" not in page.url
+
+
+def back(page: Page) -> None:
+    """The back button, then wait until htmx has drawn the page again (it keeps no
+    snapshot of the editor, so it asks the server)."""
+    page.evaluate(
+        "window.restored = false;"
+        "document.addEventListener('htmx:historyRestore', () => { window.restored = true; })"
+    )
+    page.go_back()
+    page.wait_for_function("() => window.restored === true")
+    settled(page)
+
+
+def whole_map(page: Page) -> str:
+    return page.locator("[data-table-map] svg.table-map").evaluate("svg => svg.outerHTML")
+
+
+def test_an_edit_redraws_only_what_changed_and_the_map_is_the_whole_one(page: Page, live_server):
+    """An edit's answer names the map the page shows and carries only what changed on it
+    (hexes, outlines, marks): the page keeps its map element, and after clicks, a stroke,
+    a piece, undo and redo it is exactly the map a fresh page draws."""
+    an_empty_table(page, live_server.url)
+    palette(page, "Blocking scenery").click()
+    settled(page)
+    answers: list[str] = []
+    page.on(
+        "response",
+        lambda r: answers.append(r.text()) if r.request.method == "POST" else None,
+    )
+    page.evaluate("document.querySelector('[data-table-map] svg').dataset.kept = 'yes'")
+    for spot in ("3,2", "4,2", "0,9"):
+        hex_at(page, spot).click()
+        settled(page)
+    page.mouse.move(*centre(page, "0,5"))
+    page.mouse.down()
+    for spot in ("1,5", "2,5", "3,5"):
+        page.mouse.move(*centre(page, spot), steps=4)
+    page.mouse.up()
+    settled(page)
+    # Enter on a focused hex: drawn again, the hex keeps the keyboard's focus.
+    hex_at(page, "4,6").focus()
+    page.keyboard.press("Enter")
+    settled(page)
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')").startswith("4,6 ")
+    page.keyboard.press("Control+z")
+    settled(page)
+    page.keyboard.press("Control+Shift+Z")
+    settled(page)
+    page.mouse.move(0, 0)
+    assert kind_of(page, "3,5") == "Blocking scenery" and kind_of(page, "4,6") == "Blocking scenery"
+    assert len(answers) == 7 and all("data-map-patch" in answer for answer in answers)
+    assert all(len(answer) < 40_000 for answer in answers)  # the whole map is 180 KB
+    assert page.evaluate("document.querySelector('[data-table-map] svg').dataset.kept") == "yes"
+    expect(page.locator("template[data-map-patch]")).to_have_count(0)
+    patched = whole_map(page).replace(' data-kept="yes"', "")
+    page.reload()
+    assert patched == whole_map(page)
+
+    # A library piece stamped: the outline is new, the map again the whole one.
+    page.locator(".piece-palette summary").click()
+    page.locator(".piece-groups a").first.click()
+    settled(page)
+    hex_at(page, "1,7").click()
+    settled(page)
+    page.mouse.move(0, 0)
+    assert "data-map-patch" in answers[-1]
+    patched = whole_map(page)
+    page.reload()
+    assert patched == whole_map(page)
+
+
+def test_no_outline_is_left_on_the_map_by_a_redraw_or_the_back_button(page: Page, live_server):
+    """The outline under the pointer goes when the pointer leaves the map, also after a
+    piece is set down (its hexes drawn again under the pointer); a page the back button
+    brings back, left while an outline showed, gets no outline stuck on it by later edits."""
+    an_empty_table(page, live_server.url)
+    page.locator(".piece-palette summary").click()
+    page.locator(".piece-groups a").first.click()
+    settled(page)
+    page.mouse.move(*centre(page, "2,5"))
+    expect(page.locator("[data-table-map] a.ghost").first).to_be_visible()
+    page.keyboard.press("r")  # a GET that pushes the address: htmx saves the page first
+    settled(page)
+    page.mouse.move(0, 0)
+    back(page)
+    page.mouse.move(*centre(page, "1,1"))
+    page.mouse.down()
+    page.mouse.up()
+    settled(page)
+    page.mouse.move(0, 0)
+    expect(page.locator("[data-table-map] .ghost")).to_have_count(0)
+    patched = whole_map(page)
+    page.reload()
+    assert patched == whole_map(page)
+
+
+def test_undo_keeps_the_keyboard_focus_and_a_late_page_is_asked_again(
+    page: Page, live_server, monkeypatch
+):
+    """Undo pressed from the keyboard keeps the focus on Undo (the answer is put in around
+    the map, not swapped by htmx); a brush chosen while an edit is saved, whose page comes
+    back after the edit's answer, is asked again rather than showing the table without the
+    edit (the next edit would be refused as if another tab had changed the table)."""
+    import time
+
+    from tablegen import views
+    from tablegen.models import Table
+
+    an_empty_table(page, live_server.url)
+    palette(page, "Blocking scenery").click()
+    settled(page)
+    for spot in ("2,3", "3,3", "4,3"):
+        hex_at(page, spot).click()
+        settled(page)
+    page.locator("#undo").focus()
+    page.keyboard.press("Enter")
+    settled(page)
+    assert page.evaluate("document.activeElement.id") == "undo"
+    page.keyboard.press("Enter")
+    settled(page)
+    assert page.evaluate("document.activeElement.id") == "undo"
+    assert kind_of(page, "3,3") == "Open ground" and kind_of(page, "2,3") == "Blocking scenery"
+    # Nothing left to undo: Undo is disabled, and the focus goes to Redo.
+    page.keyboard.press("Enter")
+    settled(page)
+    assert page.evaluate("document.activeElement.id") == "redo"
+
+    # The edit is saved 0.3 s late; the brush's page, drawn at once (before the edit is
+    # saved), is answered 0.8 s late: after the edit's answer was put in.
+    paint, render_editor = Table.paint, views._render_editor
+
+    def slow_paint(self, *args, **kwargs):
+        time.sleep(0.3)
+        return paint(self, *args, **kwargs)
+
+    def late_page(request, *args, **kwargs):
+        response = render_editor(request, *args, **kwargs)
+        if request.method == "GET" and request.GET.get("brush") == "cover":
+            time.sleep(0.8)
+        return response
+
+    monkeypatch.setattr(Table, "paint", slow_paint)
+    monkeypatch.setattr(views, "_render_editor", late_page)
+    hex_at(page, "4,4").click()
+    page.wait_for_timeout(50)
+    palette(page, "Cover (low walls, crates)").click()
+    page.wait_for_timeout(2000)
+    settled(page)
+    expect(palette(page, "Cover (low walls, crates)")).to_have_attribute("aria-current", "true")
+    version = page.locator("#table-view").get_attribute("data-version")
+    assert kind_of(page, "4,4") == "Blocking scenery"
+    page.reload()
+    assert page.locator("#table-view").get_attribute("data-version") == version
+
+
+def test_the_back_button_brings_the_editor_back_as_the_table_is_now(page: Page, live_server):
+    """htmx keeps no snapshot of the editor (it would show the table before later edits, and
+    the next edit would be refused as if another tab had changed it): the back button asks
+    for the page again, as a whole page."""
+    an_empty_table(page, live_server.url)
+    palette(page, "Blocking scenery").click()
+    settled(page)
+    page.get_by_role("link", name="Line of fire", exact=True).click()
+    settled(page)
+    page.get_by_role("link", name="Terrain", exact=True).click()
+    settled(page)
+    palette(page, "Blocking scenery").click()
+    settled(page)
+    hex_at(page, "2,3").click()
+    settled(page)
+    version = page.locator("#table-view").get_attribute("data-version")
+    back(page)
+    expect(page.locator("#table-view")).to_have_attribute("data-version", version)
+    expect(page.locator("header, nav").first).to_be_visible()  # the whole page, not a region
+    assert kind_of(page, "2,3") == "Blocking scenery"
+    hex_at(page, "3,3").click()
+    settled(page)
+    expect(page.locator("#table-view .messages")).to_have_count(0)
+    assert kind_of(page, "3,3") != "Open ground"

@@ -56,5 +56,5 @@ def test_every_hex_links_where_its_full_query_says(query, base, editable):
     context = map_context(
         QueryDict(urlencode(query)), TABLE, RULES, base, editable=editable, edit_url="/e/"
     )
-    links = [html.unescape(h) for h in re.findall(r'<a href="([^"]*)"', context["picture"])]
+    links = [html.unescape(h) for h in re.findall(r'<a href="([^"]*)"', context["drawn_map"].svg)]
     assert links == [expected(base, query, hex_, editable) for hex_ in BOARD.hexes]
