@@ -21,7 +21,7 @@ import statistics
 import time
 from typing import Any
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, Response, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 SIZES = ((11, 9), (20, 20), (40, 40))  # rows x columns: 104, 410 and 1,620 hexes
@@ -109,7 +109,17 @@ def main() -> int:
             spots = hexes[step::step][: options.clicks]
             key = f"{len(hexes)} hexes"
             page.evaluate("() => performance.clearResourceTimings()")
+            # Which answers patched the map (the page's server process had drawn it) and
+            # which drew it whole (another process had).
+            answers: list[bool] = []
+
+            def answered(response: Response, answers: list[bool] = answers) -> None:
+                if response.request.method == "POST":
+                    answers.append(b"data-map-patch" in response.body())
+
+            page.on("response", answered)
             clicks = click_times(page, spots)
+            page.remove_listener("response", answered)
             requests = page.evaluate(
                 "() => performance.getEntriesByType('resource')"
                 ".filter((e) => e.name.includes('/terrain/')).map((e) => e.duration)"
@@ -118,6 +128,7 @@ def main() -> int:
                 "click to painted map": spread(clicks),
                 "the request alone (sent to answered)": spread(requests),
                 "page bytes": len(page.content()),
+                "answers patching the map": f"{sum(answers)} of {len(answers)}",
             }
         browser.close()
     print(json.dumps(results, indent=2))

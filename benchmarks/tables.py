@@ -17,6 +17,9 @@ script in subprocesses taking turns with the current tree):
   revision, check, SVG and template) against a throw-away SQLite database, on boards of 104
   to 1,620 hexes, after the editor's page was drawn once; wall time, and the process's CPU
   time beside it (on a machine shared with other work, the CPU time is the steadier one).
+  Each edit names the map the last answer drew, as the page does, so that the answer is
+  what changed on the map; "now, whole map answered" sends no map, as when another server
+  process drew the page, and gets the whole map back.
 
 Run: `.venv/bin/python benchmarks/tables.py [seeds for the aims, 600 by default]`, or with
 `--edits` for the line-of-fire, cold-check and hex-edit figures only.
@@ -28,6 +31,7 @@ import json
 import os
 import platform
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -152,8 +156,17 @@ def cold_check() -> dict[str, float]:
     }
 
 
-def edit_times(side: int | None) -> dict[str, object]:
-    """A hex edit's server time (htmx, the editor region back) on one board."""
+def _drawn(answer: bytes) -> str | None:
+    """The token of the map a page or an edit's answer drew (trees that have one)."""
+    found = re.search(rb'data-drawn="([^"]+)"', answer)
+    return found[1].decode() if found else None
+
+
+def edit_times(side: int | None, whole: bool = False) -> dict[str, object]:
+    """A hex edit's server time (htmx, the editor region back) on one board. Each edit
+    names the map the last answer drew, as the page does (the answer is then what changed
+    on the map); with `whole`, none, as when another server process drew the page (the
+    answer is the whole map)."""
     os.environ["DATABASE_URL"] = f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -185,24 +198,30 @@ def edit_times(side: int | None) -> dict[str, object]:
     table.set_spec(TableSpec(board, random_layout(board, hexes), f"Bench {hexes}"))
     table.save()
     url = f"/tables/{table.pk}/"
-    assert client.get(url).status_code == 200  # the page an editor has open
+    page = client.get(url)  # the page an editor has open
+    assert page.status_code == 200
+    drawn = None if whole else _drawn(page.content)
     rng = random.Random(hexes)
     walls, cpus = [], []
+    patched = 0
     for _ in range(EDITS):
         q, r = board.hexes[rng.randrange(len(board))]
         kind = rng.choice(["", "cover", "elevated", "blocking"])
         version = Table.objects.values_list("version", flat=True).get(pk=table.pk)
         wall, cpu = time.perf_counter(), time.process_time()
-        reply = client.post(
-            url + "terrain/",
-            {"q": q, "r": r, "kind": kind, "version": version},
-            headers={"HX-Request": "true"},
-        )
+        values = {"q": q, "r": r, "kind": kind, "version": version}
+        if drawn is not None:
+            values["drawn"] = drawn
+        reply = client.post(url + "terrain/", values, headers={"HX-Request": "true"})
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
         assert reply.status_code == 200, reply.status_code
+        if drawn is not None:
+            drawn = _drawn(reply.content)
+            patched += b"data-map-patch" in reply.content
     return {
         "hexes": hexes,
+        "answers_patching_the_map": patched,
         **spread(walls),
         "cpu_median_ms": ms(statistics.median(cpus)),
         "cpu_p95_ms": ms(sorted(cpus)[int(0.95 * (len(cpus) - 1))]),
@@ -243,6 +262,7 @@ def now_and_before() -> dict[str, Any]:
     edits: dict[str, dict[str, Any]] = {}
     for side in EDIT_BOARDS:
         row = {name: in_tree(tree, "--edit", str(side or 0)) for name, tree in trees.items()}
+        row["now, whole map answered"] = in_tree(ROOT, "--edit", str(side or 0), "--whole")
         edits[f"{row['now']['hexes']} hexes"] = row
     return {
         "check_1620_hex_table": {
@@ -290,7 +310,7 @@ def measure_here() -> int:
         print(json.dumps(cold_check()))
     else:
         side = int(sys.argv[sys.argv.index("--edit") + 1])
-        print(json.dumps(edit_times(side or None)))
+        print(json.dumps(edit_times(side or None, whole="--whole" in sys.argv)))
     return 0
 
 
