@@ -221,6 +221,18 @@ def spot(hex_: Hex) -> str:
     return f"{hex_[0]},{hex_[1]}"
 
 
+def shown_view(query: Mapping[str, str], table: TableSpec) -> dict[str, str]:
+    """The view a page's query shows, other than the terrain view (the default), as it
+    rides in a query: the mode, and for the line of fire the hexes chosen, those on the
+    table only. Undo and redo without JavaScript go back to it."""
+    mode = query.get("mode", "terrain")
+    if mode not in MODES or mode == "terrain":
+        return {}
+    ends = {"from": hex_param(query.get("from"), table), "to": hex_param(query.get("to"), table)}
+    chosen = {key: spot(hex_) for key, hex_ in ends.items() if hex_ is not None}
+    return {"mode": mode, **(chosen if mode == "lof" else {})}
+
+
 def overlay(
     table: TableSpec,
     report: TableReport,
@@ -428,6 +440,7 @@ def map_context(
             landing, refusal = preview(table, library, brush, symmetry, selected)
         drawn = problem_overlay(report, landing | {selected})
     joiner = "&" if "?" in base else "?"
+    stepping = shown_view(query, table) | painting
 
     def at(**values: str) -> str:
         return f"{base}{joiner}{urlencode(values)}"
@@ -525,8 +538,9 @@ def map_context(
             if not key or table.board.symmetry(key) is not None
         ],
         "edit_url": f"{edit_url}?{urlencode(painting)}" if edit_url and painting else edit_url,
-        # Undo and redo keep the brush, its turn and symmetric editing, as edits do.
-        "editing_query": f"?{urlencode(painting)}" if painting else "",
+        # Undo and redo keep the view, the brush, its turn and symmetric editing, as edits
+        # do (without JavaScript, they go back to the view they were made from).
+        "editing_query": f"?{urlencode(stepping)}" if stepping else "",
         "version": version,
         "legend": legend(rules),
         "notes": metric_notes(rules),

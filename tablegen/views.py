@@ -46,6 +46,7 @@ from tablegen.maps import (
     recall_drawn,
     remember_drawn,
     sentence,
+    shown_view,
     spot,
 )
 from tablegen.models import Pack, Table
@@ -394,11 +395,16 @@ def table_step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
         return _refused(request, table, f"Nothing to {'undo' if offset < 0 else 'redo'}.")
     if request.htmx:
         return _render_editor(request, table)
+    # Without JavaScript: back to the view the undo or redo was made from, with the editor's
+    # settings.
+    spec = table.to_spec()
     brush = read_brush(request.GET, _rules(), _library())
-    settings = editing(brush, read_symmetry(request.GET.get("sym"), table.to_spec()))
-    if not settings:
+    settings = editing(brush, read_symmetry(request.GET.get("sym"), spec))
+    view = shown_view(request.GET, spec)
+    if not view and not settings:
         return redirect(table)
-    return redirect(f"{table.get_absolute_url()}?{urlencode({'mode': 'terrain', **settings})}")
+    query = (view or {"mode": "terrain"}) | settings
+    return redirect(f"{table.get_absolute_url()}?{urlencode(query)}")
 
 
 @require_POST

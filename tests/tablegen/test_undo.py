@@ -149,3 +149,34 @@ def test_the_undo_bar_an_htmx_answer_draws_is_the_one_the_database_holds(owner_c
             assert drawn == held, (action, button)
     fresh = Table.objects.get(pk=table.pk)
     assert fresh.can_undo() and fresh.can_redo()
+
+
+@pytest.mark.parametrize(
+    ("query", "action", "back_to"),
+    [
+        ("mode=lof&from=2,3&to=5,7", "mode=lof&from=2%2C3&to=5%2C7", None),
+        ("mode=lof&from=2,3", "mode=lof&from=2%2C3", None),
+        ("mode=lof&from=99,99&to=nonsense", "mode=lof", None),  # hexes off the table dropped
+        ("mode=sightlines&from=2,3", "mode=sightlines", None),  # hexes ride with lof only
+        ("mode=exposure-b", "mode=exposure-b", None),
+        ("mode=nonsense", "", None),
+        ("mode=terrain&sym=point", "sym=point", "mode=terrain&sym=point"),
+    ],
+)
+def test_undo_and_redo_without_javascript_go_back_to_the_view_they_came_from(
+    owner_client, table, query, action, back_to
+):
+    back_to = action if back_to is None else back_to
+    page = owner_client.get(f"/tables/{table.pk}/?{query}").content.decode()
+    for step in ("undo", "redo"):
+        sent_to = f"/tables/{table.pk}/{step}/" + (f"?{action}" if action else "")
+        assert f'action="{sent_to.replace("&", "&amp;")}"' in page
+    q, r = open_hex(table)
+    post(owner_client, table, "terrain", q=q, r=r, kind="cover")
+    for step in ("undo", "redo"):
+        table.refresh_from_db()
+        response = owner_client.post(
+            f"/tables/{table.pk}/{step}/?{query}", {"version": table.version}
+        )
+        assert response.status_code == 302
+        assert response["Location"] == f"/tables/{table.pk}/" + (f"?{back_to}" if back_to else "")
