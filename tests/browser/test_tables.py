@@ -644,3 +644,73 @@ def test_the_back_button_brings_the_editor_back_as_the_table_is_now(page: Page, 
     settled(page)
     expect(page.locator("#table-view .messages")).to_have_count(0)
     assert kind_of(page, "3,3") != "Open ground"
+
+
+def test_a_stroke_dragged_while_an_edit_answers_keeps_its_hexes_marked(
+    page: Page, live_server, monkeypatch
+):
+    """An earlier edit's answer (slowed to 1.5 s) redraws hexes under a stroke still being
+    dragged: the stroke's hexes stay marked, and its release paints every one of them."""
+    import threading
+    import time
+
+    from tablegen.models import Table
+
+    paint = Table.paint
+    slow = threading.Event()
+
+    def slow_paint(self, *args, **kwargs):
+        if slow.is_set():
+            slow.clear()
+            time.sleep(1.5)
+        return paint(self, *args, **kwargs)
+
+    monkeypatch.setattr(Table, "paint", slow_paint)
+    an_empty_table(page, live_server.url)
+    palette(page, "Cover (low walls, crates)").click()
+    settled(page)
+    posts = terrain_posts(page)
+    slow.set()
+    hex_at(page, "2,3").click()  # a one-hex stroke, sent on release and answered late
+    path = ["1,3", "2,3", "3,3", "3,4"]  # through the hex the late answer draws again
+    page.mouse.move(*centre(page, path[0]))
+    page.mouse.down()
+    for spot in path[1:]:
+        page.mouse.move(*centre(page, spot), steps=4)
+    page.wait_for_function(
+        "() => document.querySelector('[data-table-map] a[aria-label=\"2,3 Cover (low walls, crates)\"]')"
+    )  # the first edit's answer is in, the mouse still down
+    expect(page.locator("[data-table-map] a.stroke")).to_have_count(len(path))
+    assert len(posts) == 1
+    page.mouse.up()
+    settled(page)
+    assert len(posts) == 2 and posts[1].count("%2C") == len(path)
+    assert {kind_of(page, spot) for spot in path} == {"Cover (low walls, crates)"}
+    expect(page.locator("[data-table-map] a.stroke")).to_have_count(0)
+
+
+def test_r_held_down_turns_the_piece_one_answer_at_a_time_without_reloading_the_page(
+    page: Page, live_server
+):
+    an_empty_table(page, live_server.url)
+    page.get_by_text("Library pieces: choose one to stamp").click()
+    palette(page, "L-shaped building, 5 hexes").click()
+    settled(page)
+    page.evaluate("window.kept = true")  # gone if the page were loaded again
+    gets = []
+    page.on("request", lambda r: gets.append(r.url) if "turn=" in r.url else None)
+    # A held key repeats: R as fast as a key repeats, before the first answer is in.
+    for _ in range(4):
+        page.keyboard.press("r")
+    settled(page)
+    turns = len(gets)
+    assert 1 <= turns < 4, gets  # presses while a turn was on its way were not sent
+    expect(page.locator(".chosen-piece")).to_contain_text(f"Turned {60 * turns}°")
+    # Right after an answer is drawn (its Rotate link maybe not yet taken up by htmx), R
+    # turns the piece by htmx still: the page is not loaded again.
+    for more in (1, 2):
+        page.keyboard.press("r")
+        settled(page)
+        expect(page.locator(".chosen-piece")).to_contain_text(f"Turned {60 * (turns + more)}°")
+    assert page.evaluate("window.kept") is True
+    assert f"turn={turns + 2}" in page.url
