@@ -46,6 +46,7 @@ def test_generate_edit_share_and_download_a_table(page: Page, browser: Browser, 
         settled(page)
     expect(page.locator(".verdict")).to_contain_text("Not valid")
     expect(page.locator(".issues")).to_contain_text("table.cover.unbalanced")
+    assert sides_scroll(page) <= 0  # the four columns fit beside the map
     screenshot(page, "table-edited-invalid")
 
     with page.expect_download() as png_download:
@@ -70,6 +71,7 @@ def test_generate_edit_share_and_download_a_table(page: Page, browser: Browser, 
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert overflow <= 0
+    assert sides_scroll(fresh) <= 0
     screenshot(fresh, "table-shared-phone")
     fresh.context.close()
 
@@ -140,6 +142,12 @@ def terrain_posts(page: Page) -> list[str]:
         ),
     )
     return sent
+
+
+def sides_scroll(page: Page) -> int:
+    """How far the "Each side" table scrolls sideways in its region (0: it fits)."""
+    region = page.get_by_role("region", name="Each side")
+    return region.evaluate("e => e.scrollWidth - e.clientWidth")
 
 
 def sideways(page: Page) -> int:
