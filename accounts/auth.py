@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from accounts import attempts
+from accounts import attempts, ownership
 from accounts.forms import SignupForm
 
 
@@ -108,4 +108,17 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
         attempts.forget_account(form.user.get_username())
+        return response
+
+
+class LogoutView(auth_views.LogoutView):
+    """Logging out ends the session, but things this browser made that did not fit in the
+    account at login (accounts.ownership.move_browser_things_into_the_account) stay this
+    browser's: their token is carried into the new session."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        token = request.session.get(ownership.SESSION_KEY)
+        response = super().post(request, *args, **kwargs)
+        if token:
+            request.session[ownership.SESSION_KEY] = token
         return response

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from django.apps import apps
 from django.conf import settings
+from django.contrib import messages
 from django.db import models
 from django.http import Http404, HttpRequest
 
@@ -186,12 +187,36 @@ def move_browser_things_into_the_account(
     sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any
 ) -> None:
     """On login or sign-up, what this browser made moves into the account (connected to
-    ``user_logged_in`` by AccountsConfig.ready)."""
+    ``user_logged_in`` by AccountsConfig.ready), as much of each kind as the account's
+    quota has room for, the newest first: logging in is no way around a quota. What does
+    not fit stays this browser's (its token stays in the session, and logging out keeps
+    it: accounts.auth.LogoutView), and a message says so; the next login moves it."""
     if request is None or not hasattr(request, "session"):
         return
-    token = request.session.pop(SESSION_KEY, None)
-    if token:
-        for model in owned_models():
-            model._default_manager.filter(owner=None, anonymous_owner=token).update(
-                owner=user, anonymous_owner=""
-            )
+    token = request.session.get(SESSION_KEY)
+    if not token:
+        return
+    left: list[str] = []
+    for model in owned_models():
+        manager: Any = model._default_manager
+        quota: Quota = model.quota  # type: ignore[attr-defined]
+        room = max(0, quota.account - manager.filter(owner=user).count())
+        browsers = manager.filter(owner=None, anonymous_owner=token)
+        moving = list(browsers.order_by("-pk").values_list("pk", flat=True)[:room])
+        manager.filter(pk__in=moving).update(owner=user, anonymous_owner="")
+        staying = browsers.count()
+        if staying:
+            left.append(f"{staying} of its {quota.what}")
+    if not left:
+        request.session.pop(SESSION_KEY, None)
+        return
+    messages.warning(
+        request,
+        f"Your account is full, so not all this browser's things moved into it: "
+        f"{_in_words(left)} stay with this browser. Delete some of your account's, then "
+        "log in again here to move them.",
+    )
+
+
+def _in_words(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -22,6 +22,7 @@ urlpatterns = [
         auth.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
+    path("accounts/logout/", auth.LogoutView.as_view(), name="logout"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("account/", everything.account, name="account"),
     path("account/everything.json", everything.export_everything, name="account-export"),

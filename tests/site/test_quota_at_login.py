@@ -1,0 +1,86 @@
+"""Logging in moves what the browser made into the account, but never past the account's
+quota: a browser can be filled and emptied into an account again and again (found by a
+red-team pass: 25, then 30 terrain boxes in an account that keeps 20). What does not fit
+stays the browser's, across logging out too, and moves at a later login when there is room."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from forcebuilder.models import Force
+from tablegen.models import TerrainBox
+from tests.conftest import OWNER_PASSWORD
+
+LIMIT = TerrainBox.quota.account
+
+
+def a_box(client: Client, name: str) -> int:
+    return client.post("/tables/boxes/new/", {"name": name, "count-crate": 2}).status_code
+
+
+def log_in(client: Client) -> str:
+    """Log in and read the page it leads to: what the login said (each message once)."""
+    response = client.post(
+        "/accounts/login/", {"username": "owner", "password": OWNER_PASSWORD}, follow=True
+    )
+    assert response.redirect_chain and response.status_code == 200
+    page = response.content.decode()
+    if 'class="messages"' not in page:
+        return ""
+    start = page.index('class="messages"')
+    return page[start : page.index("</ul>", start)]
+
+
+def browsers_boxes(client: Client) -> list[str]:
+    page = client.get("/tables/boxes/").content.decode()
+    return [name for name in ("Guest 1", "Guest 2", "Guest 3") if f">{name}</a></th>" in page]
+
+
+@pytest.mark.django_db
+def test_logging_in_moves_only_what_the_account_has_room_for_and_the_rest_stays(owner):
+    for n in range(LIMIT - 1):
+        TerrainBox.objects.create(owner=owner, name=f"Mine {n}", pieces={"crate": 1})
+    browser = Client()
+    for n in (1, 2, 3):
+        assert a_box(browser, f"Guest {n}") == 302
+    browser.post(
+        "/forces/new/", {"name": "Guest list", "faction": "solar-concord", "points_limit": 75}
+    )
+
+    said = log_in(browser)
+    assert TerrainBox.objects.filter(owner=owner).count() == LIMIT  # one had room: the newest
+    assert TerrainBox.objects.get(owner=owner, name__startswith="Guest").name == "Guest 3"
+    assert Force.objects.get().owner == owner  # lists had room: all moved
+    assert said.count("account is full") == 1
+    assert "2 of its terrain boxes stay with this browser" in said and "lists" not in said
+
+    browser.post("/accounts/logout/")
+    assert browsers_boxes(browser) == ["Guest 1", "Guest 2"]  # still this browser's
+    assert not Force.objects.filter(owner=None).exists()  # the list is the account's
+
+    log_in(browser)  # still full: nothing moves, nothing is lost
+    assert TerrainBox.objects.filter(owner=owner).count() == LIMIT
+    assert TerrainBox.objects.filter(owner=None).count() == 2
+
+    TerrainBox.objects.filter(owner=owner, name__in=["Mine 0", "Mine 1", "Mine 2"]).delete()
+    browser.post("/accounts/logout/")
+    assert "account is full" not in log_in(browser)
+    assert TerrainBox.objects.filter(owner=owner).count() == LIMIT - 1
+    assert not TerrainBox.objects.filter(owner=None).exists()
+    browser.post("/accounts/logout/")
+    assert browsers_boxes(browser) == []  # everything moved: the browser keeps nothing
+
+
+@pytest.mark.django_db
+def test_a_browser_filled_again_and_again_never_takes_an_account_past_its_quota(owner):
+    browser = Client()
+    answers = []
+    for round_ in range(6):
+        for n in range(TerrainBox.quota.browser):
+            answers.append(a_box(browser, f"Round {round_} box {n}"))
+        log_in(browser)
+        browser.post("/accounts/logout/")
+    assert TerrainBox.objects.filter(owner=owner).count() == LIMIT
+    assert TerrainBox.objects.filter(owner=None).count() == TerrainBox.quota.browser
+    assert set(answers) == {302, 403}  # the browser, full once the account is, is refused
