@@ -144,6 +144,25 @@ def read_brush(query: Mapping[str, str], rules: TableRules, library: TerrainLibr
     return Brush()
 
 
+def brush_problem(query: Mapping[str, str], rules: TableRules, library: TerrainLibrary) -> str:
+    """Why an edit cannot take the brush its query names ("" when it can): a page reads an
+    unknown brush as none, but an edit made with one would do what was not asked (move the
+    hex on to the next kind instead of setting a piece down, or set it down unturned)."""
+    value = query.get("brush") or ""
+    brush = read_brush(query, rules, library)
+    if value.startswith(PIECE) and brush.piece is None:
+        return (
+            f"The terrain library has no piece “{value[len(PIECE) :][:40]}”: choose a "
+            "piece from the palette."
+        )
+    if value and brush.key != value:
+        return "That brush is not in the palette: choose one from it."
+    turn = query.get("turn") or "0"
+    if brush.piece is not None and turn not in TURNS:
+        return "A piece turns 0 to 5 steps of 60 degrees: turn it with Rotate."
+    return ""
+
+
 SYMMETRIC_EDITING = {"point": "Point", "mirror": "Mirror"}
 
 
@@ -152,6 +171,18 @@ def read_symmetry(value: str | None, table: TableSpec) -> str:
     symmetry (every edit is then made again on the image hex), else "" (off)."""
     if value in SYMMETRIC_EDITING and table.board.symmetry(value) is not None:
         return value
+    return ""
+
+
+def symmetry_problem(value: str | None, table: TableSpec) -> str:
+    """Why an edit cannot be made with the symmetric editing its query names ("" when it
+    can): made without it, it would change one hex where two were asked."""
+    if not value:
+        return ""
+    if value not in SYMMETRIC_EDITING:
+        return "Symmetric editing is point, mirror or off: choose one of them."
+    if not read_symmetry(value, table):
+        return f"This table's board has no {value} symmetry: turn symmetric editing off."
     return ""
 
 

@@ -39,6 +39,7 @@ from tablegen.engine.render import png
 from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, TerrainForm, sent_version
 from tablegen.maps import (
+    brush_problem,
     editing,
     map_context,
     read_brush,
@@ -48,6 +49,7 @@ from tablegen.maps import (
     sentence,
     shown_view,
     spot,
+    symmetry_problem,
 )
 from tablegen.models import Pack, Table
 from tablegen.printing import qr_svg, setup_pdf
@@ -332,6 +334,11 @@ def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = TerrainForm(request.POST, _rules(), most=len(spec.board))
     if not form.is_valid():
         return _refused(request, table, form.problem())
+    problem = brush_problem(request.GET, _rules(), _library()) or symmetry_problem(
+        request.GET.get("sym"), spec
+    )
+    if problem:
+        return _refused(request, table, problem)
     brush = read_brush(request.GET, _rules(), _library())
     symmetry = read_symmetry(request.GET.get("sym"), spec)
     if form.stroke and form.cycles and not brush.paints:

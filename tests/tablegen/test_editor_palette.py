@@ -198,14 +198,28 @@ def test_rotate_moves_on_to_the_next_distinct_turn_and_round_pieces_do_not_turn(
 
 
 @pytest.mark.parametrize(
-    "query", ["brush=piece:tower", "brush=piece:", "brush=piece:building-4&turn=9"]
+    ("query", "chosen"),
+    [
+        ({"brush": "piece:tower"}, None),
+        ({"brush": "piece:"}, None),
+        (
+            {"brush": "piece:building-4", "turn": "9"},
+            "Large building, 4 hexes</strong><br>Turned 0°",
+        ),
+    ],
 )
-def test_an_unknown_piece_is_no_brush_and_a_turn_out_of_range_is_none(owner_client, table, query):
-    click(owner_client, table, query, q=2, r=3)
-    if "turn=9" in query:
-        assert terrain(table) == cells("building-4", 0, (2, 3))
+def test_a_page_reads_an_unknown_piece_as_no_brush_and_a_turn_out_of_range_as_none(
+    owner_client, table, query, chosen
+):
+    """A page drawn from an old link still shows (an edit with it is refused: below)."""
+    response = owner_client.get(f"/tables/{table.pk}/", {"mode": "terrain", **query})
+    assert response.status_code == 200
+    page = response.content.decode()
+    if chosen is None:
+        assert 'class="chosen-piece"' not in page
+        assert re.search(r'aria-current="true">Cycle</a>', page)
     else:
-        assert terrain(table) == {(2, 3): "cover"}  # the click moved the hex on: cycle
+        assert chosen in page
 
 
 # --- Removing --------------------------------------------------------------------------------
@@ -461,3 +475,31 @@ def test_answers_to_edits_keep_the_page_address(owner_client, table):
     assert [a.headers.get("HX-Push-Url") for a in answers] == ["false"] * 4
     view = owner_client.get(f"/tables/{table.pk}/", {"mode": "lof"}, headers=HTMX)
     assert "HX-Push-Url" not in view.headers
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("brush=piece:does-not-exist", "The terrain library has no piece “does-not-exist”"),
+        ("brush=piece:", "The terrain library has no piece “”"),
+        ("brush=piece:custom", "The terrain library has no piece “custom”"),
+        ("brush=sparkles", "That brush is not in the palette"),
+        ("brush=piece:crate&turn=9", "A piece turns 0 to 5 steps"),
+        ("brush=piece:building-4&turn=6", "A piece turns 0 to 5 steps"),
+        ("brush=piece:building-4&turn=-1", "A piece turns 0 to 5 steps"),
+        ("brush=piece:building-4&turn=NaN", "A piece turns 0 to 5 steps"),
+        ("brush=cover&sym=diagonal", "Symmetric editing is point, mirror or off"),
+        ("sym=sideways", "Symmetric editing is point, mirror or off"),
+    ],
+)
+def test_an_edit_with_a_brush_turn_or_symmetry_that_is_not_one_is_refused_and_changes_nothing(
+    owner_client, table, query, words
+):
+    """A page reads an unknown brush as none, but an edit made with it would do what was not
+    asked: move the hex on to the next kind, or set the piece down unturned."""
+    before = snapshot(table)
+    for htmx in (True, False):
+        response = click(owner_client, table, query, htmx=htmx, q=2, r=3)
+        assert response.status_code == 400
+        assert words in response.content.decode()
+        assert unchanged(table, before)
