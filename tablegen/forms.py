@@ -216,6 +216,14 @@ def sent_version(data: Any, current: int) -> int:
         return -1
 
 
+# A box of no pieces would make tables of the whole catalogue, as no box does: it would
+# read as one thing in its list and do another.
+EMPTY_BOX = (
+    "A terrain box holds at least one piece: give a count to the pieces you own (for "
+    "tables of the whole catalogue, choose no box)."
+)
+
+
 class BoxForm(forms.Form):
     """A terrain box: its name and how many of each library piece, one number each (a plain
     form: it works without JavaScript)."""
@@ -245,6 +253,8 @@ class BoxForm(forms.Form):
             raise forms.ValidationError(
                 f"That is {total} pieces; a box holds at most {MAX_PIECES}."
             )
+        if not total and not self.errors:
+            raise forms.ValidationError(EMPTY_BOX)
         data["counts"] = counts
         return data
 
@@ -301,4 +311,6 @@ class BoxImportForm(forms.Form):
             raise forms.ValidationError(
                 f"This is not a terrain box: {where}{error.problem}."
             ) from None
+        if not data["box"].total:
+            raise forms.ValidationError(EMPTY_BOX)
         return data

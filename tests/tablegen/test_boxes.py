@@ -140,6 +140,39 @@ def test_a_box_with_too_many_pieces_or_a_bad_count_is_refused_and_nothing_is_sav
 
 
 @pytest.mark.django_db
+def test_an_empty_box_is_refused_by_the_form_the_edit_and_the_import(owner_client):
+    """A box of no pieces would make tables of the whole catalogue, as no box does."""
+    response = owner_client.post("/tables/boxes/new/", counts_form(crate=0, **{"wall-3": 0}))
+    assert response.status_code == 400 and "holds at least one piece" in response.content.decode()
+    assert not TerrainBox.objects.exists()
+    owner_client.post("/tables/boxes/new/", counts_form(crate=2))
+    box = TerrainBox.objects.get()
+    # An edit that sends no count (a hand-made request) would have emptied the box.
+    response = owner_client.post(f"/tables/boxes/{box.pk}/", {"name": "Renamed"})
+    assert response.status_code == 400 and "holds at least one piece" in response.content.decode()
+    box.refresh_from_db()
+    assert (box.name, box.pieces) == ("Club", {"crate": 2})
+    upload = io.BytesIO(json.dumps(DOCUMENT | {"pieces": {}}).encode())
+    upload.name = "empty.json"
+    response = owner_client.post("/tables/boxes/import/", {"file": upload})
+    assert response.status_code == 400 and "holds at least one piece" in response.content.decode()
+    assert TerrainBox.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_an_empty_box_kept_from_before_is_shown_empty_and_not_offered(owner_client, owner):
+    TerrainBox.objects.create(owner=owner, name="Bare shelf", pieces={})
+    owner_client.post("/tables/boxes/new/", counts_form(crate=2))
+    listing = owner_client.get("/tables/boxes/").content.decode()
+    assert "Empty: give it pieces" in listing
+    assert "Generate a table from Bare shelf" not in listing
+    assert "Generate a table from Club" in listing
+    for url in ("/tables/new/", "/tables/packs/new/"):
+        page = owner_client.get(url).content.decode()
+        assert "Club</option>" in page and "Bare shelf" not in page
+
+
+@pytest.mark.django_db
 def test_a_box_file_imports_and_downloads_again(owner_client):
     upload = io.BytesIO(json.dumps(DOCUMENT).encode())
     upload.name = "club-box.json"
