@@ -138,8 +138,10 @@ def _number(count: int) -> str:
     return NUMBERS[count] if count < len(NUMBERS) else str(count)
 
 
-def _named(count: int, piece: Piece) -> str:
-    return f"{_number(count)} more {piece.name}"
+def _named(count: int, piece: Piece, box: Mapping[str, int]) -> str:
+    """`count` of `piece` in words: "two more" of a piece the box holds, "two" of another."""
+    more = " more" if box.get(piece.id) else ""
+    return f"{_number(count)}{more} {piece.name}"
 
 
 def _usable(params: Parameters, library: TerrainLibrary) -> list[Piece]:
@@ -171,7 +173,7 @@ def shortfall(params: Parameters, rules: TableRules, board: Board, library: Terr
     )
     return (
         f"Add pieces for at least {short} more hexes: the box covers {capacity} hexes{unusable} "
-        f"and this coverage needs {low}; for example {_named(count, largest)}."
+        f"and this coverage needs {low}; for example {_named(count, largest, params.box)}."
     )
 
 
@@ -229,7 +231,7 @@ def what_is_missing(
                 break
     if found:
         found.sort(key=lambda f: (f[0], f[1]))
-        return "Add " + ", or ".join(_named(extra, piece) for _, extra, piece in found) + "."
+        return "Add " + ", or ".join(_named(extra, piece, box) for _, extra, piece in found) + "."
     return _blocking_advice(rules, params, board, library, usable, deadline)
 
 
@@ -263,21 +265,34 @@ def _blocking_advice(
             counts = Counter(p.piece for p in spec.placed())
             used.append(tall(counts))
             break
-    typical = sorted(used)[len(used) // 2] if used else 0
+    typical = sorted(used)[len(used) // 2] if used else None
+    if have and (typical is None or typical <= have):
+        # Not a want of tall terrain (or no table of the catalogue made in time to say so):
+        # what the box lacks is what fits between its pieces.
+        smaller = sorted(usable, key=lambda p: (len(p.hexes), p.id))
+        others = [p for p in smaller if not params.box.get(p.id)][:2] or smaller[:2]
+        count = 2 if params.symmetry != "none" else 1
+        examples = " and ".join(_named(count, p, params.box) for p in others)
+        enough = "" if typical is None else ", as many as tables of these settings use,"
+        return (
+            f"It has {have} hexes of blocking and elevated terrain{enough} but no addition "
+            "of one piece tried in the time made a valid table: pieces of other sizes let "
+            f"the generator fill the table; try adding {examples}."
+        )
     largest = max(
         (p for p in usable if any(rules.terrain[k].height > 0 for k in p.kinds())),
         key=lambda p: (len(p.hexes), p.id),
         default=None,
     )
-    need = max(typical - have, 2)
+    need = max((typical or 0) - have, 2)
     example = ""
     if largest is not None:
         tall_hexes = sum(1 for _, _, k in largest.hexes if rules.terrain[k].height > 0)
         count = -(-need // tall_hexes)
         count += count % 2 if params.symmetry != "none" else 0
-        example = f", for example {_named(count, largest)}"
+        example = f", for example {_named(count, largest, params.box)}"
+    use = "" if typical is None else f"; tables of these settings use about {typical}"
     return (
         f"The box has {have} hexes of blocking and elevated terrain to close the lanes from "
-        f"edge to edge; tables of these settings use about {typical}. Add {need} or more"
-        f"{example}."
+        f"edge to edge{use}. Add {need} or more{example}."
     )

@@ -845,12 +845,14 @@ def generate_table(
     board: Board,
     name: str = "",
     budget_seconds: float | None = None,
+    advise: bool = True,
 ) -> tuple[TableSpec, TableReport]:
     """A table for the seed and parameters (always the same one): valid when the coverage
     asked is, else valid in every other respect; GenerationError when none was found after
     the library's bound on candidates, or within `budget_seconds` (a request's bound: the
     table found is the same whatever the budget, a budget only gives up sooner). A terrain
-    box that cannot make one gets an error saying what it lacks."""
+    box that cannot make one gets an error saying what it lacks (up to 3 s more to find
+    out; `advise=False` for a caller that passes the seed over, as a pack does)."""
     started = time.perf_counter()
     deadline = None if budget_seconds is None else started + budget_seconds
     library = terrain_library(tuple(rules.terrain))
@@ -875,7 +877,7 @@ def generate_table(
             else "This terrain box cannot make a valid table with these settings. "
         )
         # The advice has its own bound, on top of the budget.
-        advice = what_is_missing(rules, params, board, library)
+        advice = what_is_missing(rules, params, board, library) if advise else ""
         raise (GenerationTimeout if timed_out else GenerationError)(said + advice)
     if timed_out:
         raise GenerationTimeout(

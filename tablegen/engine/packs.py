@@ -12,6 +12,7 @@ from typing import Any
 
 from onefinity.rules.hexgrid import Board
 from onefinity.rules.ruleset import TableRules
+from tablegen.engine.boxes import what_is_missing
 from tablegen.engine.generate import (
     GenerationError,
     GenerationTimeout,
@@ -30,6 +31,9 @@ from tablegen.engine.tables import (
 MAX_PACK = 200
 # The most one table of a pack may take: a step of a pack's work stays short whatever the seed.
 TABLE_SECONDS = 2.0
+# Seeds a pack from a terrain box tries before it gives up when none has made a table: the
+# box cannot make them (the pack then says what the box lacks, once).
+BOX_TRIES = 5
 
 
 def pack_table_name(pack_name: str, number: int, seed: int | None) -> str:
@@ -131,6 +135,11 @@ def advance(
     while accepted + len(new) < count and state.candidates < limit:
         if budget_seconds is not None and time.perf_counter() - started > budget_seconds:
             break
+        if params.box is not None and not state.seen and state.candidates >= BOX_TRIES:
+            raise GenerationError(
+                f"This terrain box made no valid table for {BOX_TRIES} seeds in a row. "
+                + what_is_missing(rules, params, board, terrain_library(tuple(rules.terrain)))
+            )
         try:
             table, report = generate_table(
                 rules,
@@ -138,6 +147,7 @@ def advance(
                 board,
                 name=f"Table {state.seed}",
                 budget_seconds=TABLE_SECONDS,
+                advise=False,  # the seed is passed over: what the box lacks is said above
             )
         except GenerationTimeout:
             # A seed that finds no table quickly is passed over, like a duplicate layout.

@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import io
 import json
+import time
 
 import pytest
 
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
-from tablegen.engine.boxes import BoxError, decode_counts, encode_counts, read_box_document
+from tablegen.engine import packs
+from tablegen.engine.boxes import (
+    BoxError,
+    _blocking_advice,
+    decode_counts,
+    encode_counts,
+    read_box_document,
+)
 from tablegen.engine.generate import GenerationError, Parameters, generate_table, piece_counts
 from tablegen.engine.library import terrain_library
 from tablegen.models import Table, TerrainBox
@@ -100,6 +108,35 @@ def test_a_box_without_blocking_or_elevated_pieces_says_what_is_missing():
     ]
     assert "Add " in message
     assert "blocking and elevated" in message or any(name in message for name in tall)
+    assert not any(f"more {name}" in message for name in tall)  # the box holds none of them
+
+
+def test_a_box_with_enough_tall_terrain_is_not_told_to_add_more_of_it():
+    """Forty 7-hex buildings (280 tall hexes) make no point-symmetric table at 60 %: what the
+    box lacks is pieces of other sizes, not more blocking; said without a guess at how much
+    tall terrain tables use when no table of the catalogue was made in the time."""
+    params = Parameters(seed=1, coverage=0.6, symmetry="point", box={"building-7": 40})
+    usable = list(LIBRARY.pieces.values())
+    for deadline in (0.0, time.perf_counter() + 3):  # out of time at once; time for a sample
+        message = _blocking_advice(RULES, params, BOARD, LIBRARY, usable, deadline)
+        assert message.startswith("It has 280 hexes of blocking and elevated terrain")
+        assert "about 0" not in message and "try adding two " in message
+        assert "more" not in message.split("try adding")[1]  # pieces the box does not hold
+
+
+def test_a_pack_from_a_box_that_makes_no_table_stops_soon_and_says_what_it_lacks(monkeypatch):
+    """It passed each seed over after its 2 s and looked again, for 100 seeds: minutes of
+    work, a step at a time, for a pack that could never be made."""
+    monkeypatch.setattr(packs, "TABLE_SECONDS", 0.2)
+    params = Parameters(seed=1, coverage=0.6, symmetry="point", box={"building-7": 40})
+    state = packs.PackState(seed=1)
+    with pytest.raises(GenerationError) as caught:
+        for _step in range(packs.BOX_TRIES + 1):
+            assert packs.advance(state, RULES, BOARD, params, 2, 0, budget_seconds=0.1) == []
+    assert state.candidates == packs.BOX_TRIES
+    message = str(caught.value)
+    assert message.startswith(f"This terrain box made no valid table for {packs.BOX_TRIES} seeds")
+    assert "It has 280 hexes" in message or "Add " in message
 
 
 # --- The pages ---------------------------------------------------------------------------
