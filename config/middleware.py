@@ -1,12 +1,22 @@
-"""Security headers Django does not set by itself."""
+"""Security headers Django does not set by itself; request bodies refused before anything
+reads them (too large) or as soon as they are read (not a form the site can read)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.core.exceptions import (
+    BadRequest,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
+from django.utils.datastructures import MultiValueDict
 
 # Scripts only from this site (htmx and static/js/site.js); inline styles stay allowed
 # because SVG pictures and htmx's indicator styles use them.
@@ -64,3 +74,38 @@ def limit_request_body(
         return get_response(request)
 
     return middleware
+
+
+def readable_form(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[[HttpRequest], HttpResponse]:
+    """Read a POST's form once, here, and answer 400 with why when it cannot be read (a
+    charset other than UTF-8, too many fields, a broken multipart body). Left to Django, the
+    refusal went to its 400 page, whose CSRF guard read the body again, failed again, and
+    made a 500 of it (in development, the debug page did the same)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if request.method == "POST":
+            try:
+                request.POST  # noqa: B018 (parsed now, kept for the views)
+            except (BadRequest, SuspiciousOperation, MultiPartParserError) as error:
+                # Nothing reads it again: the views below are not called.
+                request._post, request._files = QueryDict(), MultiValueDict()  # type: ignore[attr-defined]
+                return render(
+                    request, "unreadable.html", {"why": _why_unreadable(error)}, status=400
+                )
+        return get_response(request)
+
+    return middleware
+
+
+def _why_unreadable(error: Exception) -> str:
+    if isinstance(error, TooManyFieldsSent):
+        return f"it has more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} fields"
+    if isinstance(error, TooManyFilesSent):
+        return f"it has more than {settings.DATA_UPLOAD_MAX_NUMBER_FILES:,} files"
+    if isinstance(error, RequestDataTooBig):
+        return f"its fields are over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes"
+    if isinstance(error, MultiPartParserError):
+        return "its parts are broken"
+    return "a form is sent as UTF-8 text, and this one is not"
