@@ -44,3 +44,12 @@ def fast_password_hashing(settings):
     """Hash test passwords cheaply: PBKDF2's million rounds cost about a second per user
     created or logged in, which is most of many tests' time and tests nothing of ours."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def nothing_cached_from_another_test():
+    """Printouts are cached per record and version (forcebuilder and tablegen views): a
+    record of another test's database can have the same ones."""
+    from django.core.cache import cache
+
+    cache.clear()

@@ -8,6 +8,7 @@ import re
 import zipfile
 
 import pytest
+from django.test import Client
 from PIL import Image
 from pypdf import PdfReader
 
@@ -492,3 +493,40 @@ def test_a_shared_tables_page_carries_a_qr_code_of_its_link_like_a_list(owner_cl
     owner_client.post(f"/tables/{table.pk}/sharing/", {"change": "off"})
     page = owner_client.get(f"/tables/{table.pk}/").content.decode()
     assert "QR code of the share link" not in page
+
+
+def test_a_setup_sheet_is_made_once_per_version_and_share_link(owner_client, table, monkeypatch):
+    """A 40 x 40 table of one-hex pieces takes WeasyPrint seconds, and a share link lets
+    anyone ask for its sheet: the same sheet is made once."""
+    from tablegen import views
+
+    made = []
+    real = views.setup_pdf
+
+    def counted(*args, **kwargs):
+        made.append(kwargs.get("share_url"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(views, "setup_pdf", counted)
+    shared = Client()  # anyone with the link
+    for client, url in (
+        (owner_client, f"/tables/{table.pk}/setup.pdf"),
+        (owner_client, f"/tables/{table.pk}/setup.pdf"),
+        (shared, f"/t/{table.share_code}/setup.pdf"),
+    ):
+        response = client.get(url)
+        assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert len(made) == 1
+    table.refresh_from_db()
+    owner_client.post(
+        f"/tables/{table.pk}/rename/", {"name": "Renamed", "version": table.version}
+    )  # a new version
+    assert "Renamed" in pdf_text(owner_client.get(f"/tables/{table.pk}/setup.pdf"))
+    table.refresh_from_db()
+    owner_client.post(f"/tables/{table.pk}/sharing/", {"change": "new"})
+    owner_client.get(f"/tables/{table.pk}/setup.pdf")
+    assert len(made) == 3 and made[1] != made[2]  # the new link's QR code
+
+
+def pdf_text(response) -> str:
+    return PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
