@@ -28,6 +28,7 @@ from accounts.parts import (
     account_parts,
 )
 from onefinity.downloads import attachment
+from onefinity.fastjson import dumps_indented
 from onefinity.rules.jsontext import JsonTextError, parse_json
 
 MAX_ACCOUNT_BYTES = 5_000_000
@@ -51,7 +52,7 @@ def export_everything(request: HttpRequest) -> JsonResponse:
     if damaged:
         # Kept as stored, so nothing is lost; import skips them (repair them on the site).
         document["damaged"] = damaged
-    response = JsonResponse(document, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response = HttpResponse(dumps_indented(document), content_type="application/json")
     return attachment(response, "onefinity-everything", ".json", "everything")
 
 

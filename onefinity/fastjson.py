@@ -59,3 +59,31 @@ class DocumentDecoder(json.JSONDecoder):
             except orjson.JSONDecodeError:
                 pass
         return super().decode(s, *args, **kwargs)
+
+
+def dumps_indented(value: Any) -> bytes:
+    """`value` as json.dumps(value, indent=2, ensure_ascii=False) writes it, in UTF-8, by
+    orjson: the standard library's encoder is pure Python when it indents (2.5 s for an
+    account export of 100 large tables; orjson a tenth of a second). What orjson refuses
+    (integers beyond 64 bits, lone surrogates, keys that are not strings) or would write
+    otherwise (NaN and infinities, as null) is written by json."""
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_INDENT_2)
+    except TypeError:
+        text = b""
+    if not text or (b"null" in text and _has_special_float(value)):
+        return json.dumps(value, indent=2, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    return text
+
+
+def _has_special_float(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and (item != item or item in (float("inf"), float("-inf"))):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return False

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from onefinity.fastjson import DocumentDecoder, DocumentEncoder
+from onefinity.fastjson import DocumentDecoder, DocumentEncoder, dumps_indented
 from tablegen.models import Table, TableRevision
 
 AWKWARD_INTEGERS = st.sampled_from(
@@ -91,3 +91,20 @@ def test_a_layout_asked_for_is_json_s():
     value = {"b": [1, {"é": None}], "a": 2}
     for options in ({"indent": 2}, {"sort_keys": True}, {"indent": 1, "sort_keys": True}):
         assert json.dumps(value, cls=DocumentEncoder, **options) == json.dumps(value, **options)
+
+
+@settings(max_examples=400)
+@given(VALUES)
+def test_an_indented_download_reads_back_as_what_json_wrote(value: Any) -> None:
+    """The account export (accounts.everything) is written by orjson: the same values as
+    json.dumps(indent=2, ensure_ascii=False) wrote, awkward ones included, laid out alike
+    (a float may be spelt otherwise: 1e-7 for 1e-07)."""
+    ours = dumps_indented(value).decode("utf-8", "surrogatepass")
+    theirs = json.dumps(value, indent=2, ensure_ascii=False)
+    assert same(json.loads(ours), json.loads(theirs))
+    assert ours.count("\n") == theirs.count("\n")
+
+
+def test_an_indented_download_of_plain_values_is_byte_for_byte_json_s() -> None:
+    value = {"tables": [{"name": "Café", "seed": None, "hexes": [[0, 1], [2, 3]]}], "e": {}}
+    assert dumps_indented(value) == json.dumps(value, indent=2, ensure_ascii=False).encode()
