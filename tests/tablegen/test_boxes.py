@@ -162,6 +162,13 @@ def test_an_owner_describes_a_box_and_generates_a_table_from_it(owner_client, ow
     owner_client.post("/tables/save/", params | {"box": box.encoded()})
     table = Table.objects.get()
     assert all(n <= CLUB.get(p, 0) for p, n in piece_counts(table.to_spec()).items())
+    # A pack from the box says so, as the generated table does (not "balanced mix").
+    made = owner_client.post(
+        "/tables/packs/new/", params | {"name": "Club night", "count": 2, "box": box.encoded()}
+    )
+    assert made.status_code == 302
+    pack_page = owner_client.get(made["Location"]).content.decode()
+    assert "point symmetry · from a terrain box" in pack_page and "balanced mix" not in pack_page
 
 
 @pytest.mark.django_db
