@@ -137,7 +137,7 @@ def advance(
             break
         if params.box is not None and not state.seen and state.candidates >= BOX_TRIES:
             raise GenerationError(
-                f"This terrain box made no valid table for {BOX_TRIES} seeds in a row. "
+                f"This terrain box made no valid table of its first {BOX_TRIES} seeds. "
                 + what_is_missing(rules, params, board, terrain_library(tuple(rules.terrain)))
             )
         try:
@@ -147,10 +147,14 @@ def advance(
                 board,
                 name=f"Table {state.seed}",
                 budget_seconds=TABLE_SECONDS,
-                advise=False,  # the seed is passed over: what the box lacks is said above
+                advise=False,  # the seed is passed over: what a box lacks is said above
             )
-        except GenerationTimeout:
-            # A seed that finds no table quickly is passed over, like a duplicate layout.
+        except GenerationError as error:
+            # A seed that finds no table quickly is passed over, like a duplicate layout; so
+            # is one a terrain box makes no table of (the next seed's may: a box's tables
+            # are fewer), until BOX_TRIES seeds in a row made none.
+            if not isinstance(error, GenerationTimeout) and params.box is None:
+                raise
             state.seed += 1
             state.candidates += 1
             continue

@@ -95,6 +95,38 @@ def test_a_pack_passes_over_a_seed_that_runs_out_of_time(monkeypatch):
     assert pack.candidates >= 4
 
 
+def test_a_pack_from_a_box_passes_over_a_seed_its_box_makes_no_table_of(monkeypatch):
+    """A box's tables are fewer: seed 2 of this one runs out of candidates (a plain
+    GenerationError, not a timeout), and seeds 1, 3, 4 and 5 make tables. The pack ended on
+    seed 2, with a bare "cannot make a valid table" (found by a red-team pass)."""
+    real = packs.generate_table
+    box = {"building-4": 6, "wall-3": 8, "hill-7": 2, "crates": 10}
+    barren = 1002
+
+    def generate_table_failing_one_seed(
+        rules, params, board, name="", budget_seconds=None, advise=True
+    ):
+        if params.seed == barren:
+            raise GenerationError(
+                "This terrain box cannot make a valid table with these settings. "
+            )
+        return real(rules, params, board, name, budget_seconds, advise)
+
+    monkeypatch.setattr(packs, "generate_table", generate_table_failing_one_seed)
+    pack = packs.tournament_pack(RULES, BOARD, 3, Parameters(seed=1000, box=box))
+    seeds = [table.seed for table, _ in pack.tables]
+    assert len(seeds) == 3 and barren not in seeds
+
+
+def test_a_pack_without_a_box_still_stops_at_a_plain_generation_error(monkeypatch):
+    def failing(rules, params, board, name="", budget_seconds=None, advise=True):
+        raise GenerationError("piece mix must be one of: balanced")
+
+    monkeypatch.setattr(packs, "generate_table", failing)
+    with pytest.raises(GenerationError, match="piece mix"):
+        packs.advance(packs.PackState(seed=1), RULES, BOARD, Parameters(seed=1), 2, 0)
+
+
 @pytest.mark.django_db
 def test_the_generate_page_gives_up_within_its_budget_and_says_so(client, monkeypatch):
     from tablegen import views
