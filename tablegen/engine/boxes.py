@@ -172,7 +172,8 @@ def shortfall(params: Parameters, rules: TableRules, board: Board, library: Terr
         else (" (in mirror symmetry only pieces whose mirror image is one of their turns count)")
     )
     return (
-        f"Add pieces for at least {short} more hexes: the box covers {capacity} hexes{unusable} "
+        f"Add pieces for at least {short} more {'hex' if short == 1 else 'hexes'}: the box "
+        f"covers {_hexes(capacity)}{unusable} "
         f"and this coverage needs {low}; for example {_named(count, largest, params.box)}."
     )
 
@@ -275,7 +276,7 @@ def _blocking_advice(
         examples = " and ".join(_named(count, p, params.box) for p in others)
         enough = "" if typical is None else ", as many as tables of these settings use,"
         return (
-            f"It has {have} hexes of blocking and elevated terrain{enough} but no addition "
+            f"It has {_hexes(have)} of blocking and elevated terrain{enough} but no addition "
             "of one piece tried in the time made a valid table: pieces of other sizes let "
             f"the generator fill the table; try adding {examples}."
         )
@@ -291,8 +292,17 @@ def _blocking_advice(
         count = -(-need // tall_hexes)
         count += count % 2 if params.symmetry != "none" else 0
         example = f", for example {_named(count, largest, params.box)}"
-    use = "" if typical is None else f"; tables of these settings use about {typical}"
+    if typical is None:  # no table of the catalogue made in the time: no figure to give
+        return (
+            f"The box has {_hexes(have)} of blocking and elevated terrain to close the lanes "
+            f"from edge to edge. Add more of it{example}."
+        )
     return (
-        f"The box has {have} hexes of blocking and elevated terrain to close the lanes from "
-        f"edge to edge{use}. Add {need} or more{example}."
+        f"The box has {_hexes(have)} of blocking and elevated terrain to close the lanes from "
+        f"edge to edge; tables of these settings use about {typical}. Add {need} or more"
+        f"{example}."
     )
+
+
+def _hexes(count: int) -> str:
+    return f"{count} hex" if count == 1 else f"{count} hexes"

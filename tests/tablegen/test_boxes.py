@@ -124,6 +124,16 @@ def test_a_box_with_enough_tall_terrain_is_not_told_to_add_more_of_it():
         assert "more" not in message.split("try adding")[1]  # pieces the box does not hold
 
 
+def test_a_box_without_tall_terrain_is_told_to_add_some_without_a_made_up_figure():
+    """Out of time before any table of the catalogue was made, there is no figure of how
+    much tall terrain tables use: none is given (it said "Add 2 or more", from nothing)."""
+    params = Parameters(seed=1, box={"crates": 20, "scatter": 20, "container": 10})
+    message = _blocking_advice(RULES, params, BOARD, LIBRARY, list(LIBRARY.pieces.values()), 0.0)
+    assert message.startswith("The box has 0 hexes of blocking and elevated terrain")
+    assert "Add more of it, for example two " in message
+    assert "about" not in message and "or more" not in message
+
+
 def test_a_pack_from_a_box_that_makes_no_table_stops_soon_and_says_what_it_lacks(monkeypatch):
     """It passed each seed over after its 2 s and looked again, for 100 seeds: minutes of
     work, a step at a time, for a pack that could never be made."""
@@ -171,6 +181,22 @@ def test_an_owner_describes_a_box_and_generates_a_table_from_it(owner_client, ow
     assert made.status_code == 302
     pack_page = owner_client.get(made["Location"]).content.decode()
     assert "point symmetry · from a terrain box" in pack_page and "balanced mix" not in pack_page
+
+
+@pytest.mark.django_db
+def test_a_stopped_pack_of_no_table_says_so_and_stops_polling(owner_client):
+    from tablegen.models import Pack
+
+    made = owner_client.post(
+        "/tables/packs/new/",
+        {"name": "Dead box", "count": 2, "seed": 1, "coverage": 0.45, "symmetry": "point"}
+        | {"mix": "balanced", "box": "building-7:40"},
+    )
+    Pack.objects.update(error="This terrain box made no valid table of its first 5 seeds.")
+    page = owner_client.get(made["Location"]).content.decode()
+    assert "made no valid table of its first 5 seeds" in page and "No table was made" in page
+    assert "or another terrain box" in page and "appear here as they are made" not in page
+    assert "data-hx-get" not in page
 
 
 @pytest.mark.django_db
