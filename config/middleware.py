@@ -18,6 +18,9 @@ from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils.datastructures import MultiValueDict
 
+from config.uploads import UploadTooBig
+from onefinity.rules.text import escaped
+
 # Scripts only from this site (htmx and static/js/site.js); inline styles stay allowed
 # because SVG pictures and htmx's indicator styles use them.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -79,33 +82,39 @@ def limit_request_body(
 def readable_form(
     get_response: Callable[[HttpRequest], HttpResponse],
 ) -> Callable[[HttpRequest], HttpResponse]:
-    """Read a POST's form once, here, and answer 400 with why when it cannot be read (a
-    charset other than UTF-8, too many fields, a broken multipart body). Left to Django, the
-    refusal went to its 400 page, whose CSRF guard read the body again, failed again, and
-    made a 500 of it (in development, the debug page did the same)."""
+    """Read a request's query and a POST's form once, here, and answer 400 with why when
+    they cannot be read (a charset other than UTF-8, too many fields, a broken multipart
+    body, a file past the upload limit). Left to Django, the refusal went to its 400 page,
+    whose CSRF guard read the body again, failed again, and made a 500 of it (in
+    development, the debug page did the same, for the query too). Last of the middleware,
+    so that the page has the visitor's session and the security headers."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
-        if request.method == "POST":
-            try:
-                request.POST  # noqa: B018 (parsed now, kept for the views)
-            except (BadRequest, SuspiciousOperation, MultiPartParserError) as error:
-                # Nothing reads it again: the views below are not called.
-                request._post, request._files = QueryDict(), MultiValueDict()  # type: ignore[attr-defined]
-                return render(
-                    request, "unreadable.html", {"why": _why_unreadable(error)}, status=400
-                )
+        try:
+            request.GET  # noqa: B018 (parsed now, kept for the views)
+            if request.method == "POST":
+                request.POST  # noqa: B018
+        except (BadRequest, SuspiciousOperation, MultiPartParserError) as error:
+            # Nothing reads them again: the page below reads empty ones.
+            request.GET = QueryDict()
+            request._post, request._files = QueryDict(), MultiValueDict()  # type: ignore[attr-defined]
+            why = _why_unreadable(request, error)
+            return render(request, "unreadable.html", {"why": why}, status=400)
         return get_response(request)
 
     return middleware
 
 
-def _why_unreadable(error: Exception) -> str:
+def _why_unreadable(request: HttpRequest, error: Exception) -> str:
     if isinstance(error, TooManyFieldsSent):
         return f"it has more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} fields"
     if isinstance(error, TooManyFilesSent):
         return f"it has more than {settings.DATA_UPLOAD_MAX_NUMBER_FILES:,} files"
+    if isinstance(error, UploadTooBig):
+        return str(error).rstrip(".").replace("An uploaded", "an uploaded")
     if isinstance(error, RequestDataTooBig):
         return f"its fields are over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes"
     if isinstance(error, MultiPartParserError):
         return "its parts are broken"
-    return "a form is sent as UTF-8 text, and this one is not"
+    charset = escaped(request.encoding or "", 40)
+    return f'a form is sent as UTF-8, declared as "charset=utf-8" or not at all, not "charset={charset}"'

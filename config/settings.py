@@ -78,7 +78,6 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.limit_request_body",
-    "config.middleware.readable_form",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -89,6 +88,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.security_headers",
     "accounts.middleware.OwnershipMiddleware",
+    # Last: its 400 page has the session, the user and the security headers.
+    "config.middleware.readable_form",
 ]
 
 ROOT_URLCONF = "config.urls"

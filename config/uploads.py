@@ -11,6 +11,10 @@ from django.core.exceptions import RequestDataTooBig
 from django.core.files.uploadhandler import MemoryFileUploadHandler
 
 
+class UploadTooBig(RequestDataTooBig):
+    """An uploaded file past MAX_UPLOAD_BYTES; its message says so."""
+
+
 class BoundedMemoryUploadHandler(MemoryFileUploadHandler):
     def handle_raw_input(self, *args: Any, **kwargs: Any) -> None:
         super().handle_raw_input(*args, **kwargs)
@@ -21,7 +25,5 @@ class BoundedMemoryUploadHandler(MemoryFileUploadHandler):
     def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes | None:
         self.received += len(raw_data)
         if self.received > settings.MAX_UPLOAD_BYTES:
-            raise RequestDataTooBig(
-                f"An uploaded file is at most {settings.MAX_UPLOAD_BYTES:,} bytes."
-            )
+            raise UploadTooBig(f"An uploaded file is at most {settings.MAX_UPLOAD_BYTES:,} bytes.")
         return super().receive_data_chunk(raw_data, start)

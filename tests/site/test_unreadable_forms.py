@@ -5,6 +5,8 @@ a red-team pass: one form post with `charset=utf-16` gave any page of the site a
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.test import Client
 
@@ -37,3 +39,34 @@ def test_a_form_body_the_site_cannot_read_answers_400(settings, url, body, debug
 def test_a_form_that_reads_is_untouched(owner_client):
     response = owner_client.post("/tables/empty/", {"name": "Garage", "rows": 11, "columns": 9})
     assert response.status_code == 302
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_query_of_too_many_fields_answers_400(settings, debug):
+    settings.DEBUG = debug
+    client = Client(raise_request_exception=False)
+    query = "&".join(f"sym={n}" for n in range(2_100))
+    response = client.get(f"/tables/?{query}")
+    assert response.status_code == 400
+    assert b"more than 2,000 fields" in response.content
+
+
+def test_the_page_has_the_visitor_and_the_security_headers(owner):
+    client = Client(raise_request_exception=False)
+    client.force_login(owner)
+    data, content_type = BODIES["latin-1"]
+    response = client.post("/tables/empty/", data=data, content_type=content_type)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Log out" in page and "not &quot;charset=latin-1&quot;" in page
+    for header in ("Content-Security-Policy", "X-Frame-Options", "Permissions-Policy"):
+        assert header in response.headers
+
+
+def test_a_file_past_the_upload_limit_is_said_to_be(owner_client, settings):
+    settings.MAX_UPLOAD_BYTES = 1_000
+    upload = io.BytesIO(b"{" + b" " * 2_000 + b"}")
+    upload.name = "everything.json"
+    response = owner_client.post("/account/import/", {"file": upload})
+    assert response.status_code == 400
+    assert b"an uploaded file is at most 1,000 bytes" in response.content
