@@ -82,9 +82,14 @@ def _export_boxes(request: HttpRequest) -> tuple[list[Any], list[Damaged]]:
     documents, damaged = [], []
     for box in owned(request, TerrainBox):
         try:
-            documents.append(box_document(box.to_box()))
+            read = box.to_box()
         except DamagedRecord as error:
             damaged.append(Damaged("terrain box", box.name, error.problem, box.document()))
+            continue
+        if not read.pieces:  # kept from before empty boxes were refused: not imported again
+            damaged.append(Damaged("terrain box", box.name, EMPTY_BOX_PROBLEM, box.document()))
+        else:
+            documents.append(box_document(read))
     return documents, damaged
 
 
@@ -93,10 +98,17 @@ def _read_boxes(items: list[Any]) -> list[Box]:
     boxes = []
     for i, item in enumerate(items):
         try:
-            boxes.append(read_box_document(item, library))
+            box = read_box_document(item, library)
         except BoxError as error:
             raise AccountFileError(f"terrain_boxes[{i}]: {error}") from None
+        if not box.pieces:
+            raise AccountFileError(f"terrain_boxes[{i}]: pieces: {EMPTY_BOX_PROBLEM}")
+        boxes.append(box)
     return boxes
+
+
+# As the box pages refuse one (tablegen.forms.EMPTY_BOX): an empty box would read as none.
+EMPTY_BOX_PROBLEM = "holds no piece; a terrain box holds at least one"
 
 
 def _save_boxes(request: HttpRequest, boxes: list[Any]) -> None:

@@ -288,6 +288,36 @@ def test_a_browser_without_an_account_keeps_its_boxes_and_is_offered_sign_up(cli
 
 
 @pytest.mark.django_db
+def test_the_account_file_refuses_an_empty_box_and_lists_one_kept_from_before_as_damaged(
+    owner_client, owner
+):
+    """The account import made the empty boxes the box pages refuse (red-team pass); one
+    kept from before goes out as damaged, so that the file still imports."""
+    empty = DOCUMENT | {"name": "Bare", "pieces": {}}
+    upload = io.BytesIO(
+        json.dumps(
+            {"format": "onefinity-account", "version": 1} | {"terrain_boxes": [empty]}
+        ).encode()
+    )
+    upload.name = "everything.json"
+    response = owner_client.post("/account/import/", {"file": upload})
+    assert response.status_code == 400
+    assert "terrain_boxes[0]: pieces: holds no piece" in response.content.decode()
+    assert not TerrainBox.objects.exists()
+    TerrainBox.objects.create(owner=owner, name="Bare shelf", pieces={})
+    owner_client.post("/tables/boxes/new/", counts_form(crate=2))
+    exported = owner_client.get("/account/everything.json").content
+    document = json.loads(exported)
+    assert [box["name"] for box in document["terrain_boxes"]] == ["Club"]
+    assert [entry["name"] for entry in document["damaged"]] == ["Bare shelf"]
+    TerrainBox.objects.all().delete()
+    again = io.BytesIO(exported)
+    again.name = "everything.json"
+    assert owner_client.post("/account/import/", {"file": again}).status_code == 302
+    assert list(TerrainBox.objects.values_list("name", flat=True)) == ["Club"]
+
+
+@pytest.mark.django_db
 def test_boxes_go_into_the_account_file_and_come_back_from_it(owner_client, owner):
     owner_client.post("/tables/boxes/new/", counts_form(**CLUB))
     everything = owner_client.get("/account/everything.json").content
