@@ -113,12 +113,8 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 class LogoutView(auth_views.LogoutView):
     """Logging out ends the session, but things this browser made that did not fit in the
-    account at login (accounts.ownership.move_browser_things_into_the_account) stay this
-    browser's: their token is carried into the new session."""
+    account at login stay this browser's (accounts.ownership.log_out)."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        token = request.session.get(ownership.SESSION_KEY)
-        response = super().post(request, *args, **kwargs)
-        if token:
-            request.session[ownership.SESSION_KEY] = token
-        return response
+        ownership.log_out(request)
+        return redirect(self.get_success_url())

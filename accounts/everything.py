@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -20,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import attempts
+from accounts.ownership import log_out
 from accounts.parts import (
     ACCOUNT_FORMAT,
     ACCOUNT_VERSION,
@@ -141,7 +141,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
             for part in account_parts():
                 if part.delete is not None:
                     part.delete(user)
-            logout(request)
+            log_out(request)  # the browser's own things, if any, stay the browser's
             user.delete()
         attempts.forget_account(name)
         messages.success(request, "Your account and everything in it are deleted.")

@@ -190,7 +190,7 @@ def move_browser_things_into_the_account(
     ``user_logged_in`` by AccountsConfig.ready), as much of each kind as the account's
     quota has room for, the newest first: logging in is no way around a quota. What does
     not fit stays this browser's (its token stays in the session, and logging out keeps
-    it: accounts.auth.LogoutView), and a message says so; the next login moves it."""
+    it: log_out), and a message says so; the next login moves it."""
     if request is None or not hasattr(request, "session"):
         return
     token = request.session.get(SESSION_KEY)
@@ -213,9 +213,21 @@ def move_browser_things_into_the_account(
     messages.warning(
         request,
         f"Your account is full, so not all this browser's things moved into it: "
-        f"{_in_words(left)} stay with this browser. Delete some of your account's, then "
-        "log in again here to move them.",
+        f"{_in_words(left)} stay with this browser, where anyone using it sees them (and "
+        "they move into the next account that logs in here with room). Delete some of "
+        "your account's, then log in again here to move them into yours.",
     )
+
+
+def log_out(request: HttpRequest) -> None:
+    """Log out, the session ended, but what this browser made and could not move into the
+    account at login stays this browser's: its token goes on into the new session."""
+    from django.contrib.auth import logout
+
+    token = request.session.get(SESSION_KEY)
+    logout(request)
+    if token:
+        request.session[SESSION_KEY] = token
 
 
 def _in_words(items: list[str]) -> str:

@@ -84,3 +84,17 @@ def test_a_browser_filled_again_and_again_never_takes_an_account_past_its_quota(
     assert TerrainBox.objects.filter(owner=owner).count() == LIMIT
     assert TerrainBox.objects.filter(owner=None).count() == TerrainBox.quota.browser
     assert set(answers) == {302, 403}  # the browser, full once the account is, is refused
+
+
+@pytest.mark.django_db
+def test_deleting_the_account_leaves_the_browsers_own_things_with_the_browser(owner):
+    for n in range(LIMIT):
+        TerrainBox.objects.create(owner=owner, name=f"Mine {n}", pieces={"crate": 1})
+    browser = Client()
+    assert a_box(browser, "Guest 1") == 302
+    said = log_in(browser)
+    assert "1 of its terrain boxes stay with this browser, where anyone using it sees them" in said
+    response = browser.post("/account/delete/", {"password": OWNER_PASSWORD})
+    assert response.status_code == 302
+    assert not TerrainBox.objects.filter(name__startswith="Mine").exists()
+    assert browsers_boxes(browser) == ["Guest 1"]  # not the account's: not deleted with it
