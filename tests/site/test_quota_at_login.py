@@ -5,9 +5,15 @@ stays the browser's, across logging out too, and moves at a later login when the
 
 from __future__ import annotations
 
-import pytest
-from django.test import Client
+import itertools
 
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from hypothesis import settings
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
+
+from accounts.ownership import SESSION_KEY, Quota
 from forcebuilder.models import Force
 from tablegen.models import TerrainBox
 from tests.conftest import OWNER_PASSWORD
@@ -19,10 +25,10 @@ def a_box(client: Client, name: str) -> int:
     return client.post("/tables/boxes/new/", {"name": name, "count-crate": 2}).status_code
 
 
-def log_in(client: Client) -> str:
+def log_in(client: Client, username: str = "owner") -> str:
     """Log in and read the page it leads to: what the login said (each message once)."""
     response = client.post(
-        "/accounts/login/", {"username": "owner", "password": OWNER_PASSWORD}, follow=True
+        "/accounts/login/", {"username": username, "password": OWNER_PASSWORD}, follow=True
     )
     assert response.redirect_chain and response.status_code == 200
     page = response.content.decode()
@@ -98,3 +104,78 @@ def test_deleting_the_account_leaves_the_browsers_own_things_with_the_browser(ow
     assert response.status_code == 302
     assert not TerrainBox.objects.filter(name__startswith="Mine").exists()
     assert browsers_boxes(browser) == ["Guest 1"]  # not the account's: not deleted with it
+
+
+class OneBrowserAndItsAccount(RuleBasedStateMachine):
+    """Boxes made in the account and in a browser, logins and logouts there, deletions, in any
+    order: no account passes its quota, no box is lost (each is the account's or still the
+    browser's, and the browser's are listed to it when logged out), and the pages answer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.user = get_user_model().objects.create_user(
+            f"holder{next(_holders)}", "", OWNER_PASSWORD
+        )
+        self.account = Client()
+        self.account.force_login(self.user)
+        self.browser = Client()
+        self.logged_in = False
+        self.made = 0
+
+    @rule()
+    def a_box_in_the_account(self) -> None:
+        if (
+            self.account.post("/tables/boxes/new/", {"name": "A", "count-crate": 1}).status_code
+            == 302
+        ):
+            self.made += 1
+
+    @rule()
+    def a_box_in_the_browser(self) -> None:
+        answer = a_box(self.browser, "B")
+        assert answer in (302, 403)
+        self.made += answer == 302
+
+    @rule()
+    def log_in_there(self) -> None:
+        log_in(self.browser, self.user.get_username())
+        self.logged_in = True
+
+    @rule()
+    def log_out_there(self) -> None:
+        assert self.browser.post("/accounts/logout/").status_code == 302
+        self.logged_in = False
+
+    @rule()
+    def delete_the_accounts_oldest_box(self) -> None:
+        oldest = TerrainBox.objects.filter(owner=self.user).order_by("pk").first()
+        if oldest is not None:
+            assert self.account.post(f"/tables/boxes/{oldest.pk}/delete/").status_code == 302
+            self.made -= 1
+
+    @invariant()
+    def no_quota_passed_and_nothing_lost(self) -> None:
+        mine = TerrainBox.objects.filter(owner=self.user).count()
+        assert mine <= TerrainBox.quota.account
+        token = self.browser.session.get(SESSION_KEY)
+        browsers = (
+            TerrainBox.objects.filter(owner=None, anonymous_owner=token).count() if token else 0
+        )
+        assert browsers <= TerrainBox.quota.browser
+        assert mine + browsers == self.made
+        if not self.logged_in:
+            assert (
+                self.browser.get("/tables/boxes/").content.decode().count(">B</a></th>") == browsers
+            )
+
+
+_holders = itertools.count()
+
+
+@pytest.mark.django_db
+def test_no_order_of_making_logging_in_and_out_passes_a_quota_or_loses_a_box(monkeypatch):
+    monkeypatch.setattr(TerrainBox, "quota", Quota("terrain boxes", browser=2, account=2))
+    run_state_machine_as_test(
+        OneBrowserAndItsAccount,
+        settings=settings(max_examples=50, stateful_step_count=15, deadline=None, database=None),
+    )

@@ -37,6 +37,7 @@ from hypothesis.stateful import (
     rule,
 )
 
+from accounts.ownership import Quota, owned_models
 from forcebuilder.models import Force
 from onefinity.rules import read_force_document
 from tablegen import views as table_views
@@ -168,6 +169,9 @@ class AnOwner(RuleBasedStateMachine):
         self.user = get_user_model().objects.create_user(f"player{next(_names)}", "", "pw-pw-pw-pw")
         self.client = Client()
         self.client.force_login(self.user)
+        # The same person in another browser, before logging in there: what it makes moves
+        # into the account at login, as far as the quotas have room.
+        self.browser = Client()
         self.touched: list[str] = []
 
     # --- Lists ---------------------------------------------------------------------------
@@ -496,6 +500,24 @@ class AnOwner(RuleBasedStateMachine):
         assert response.status_code in (302, 400, 403), response.status_code
         return self._newest(TerrainBox)
 
+    @rule(name=hostile_text, table=st.booleans())
+    def a_box_or_table_made_in_another_browser(self, name: str, table: bool) -> None:
+        if table:
+            data = {"name": name, "rows": 3, "columns": 3}
+            response = self.browser.post("/tables/empty/", data)
+        else:
+            response = self.browser.post("/tables/boxes/new/", {"name": name, "count-crate": 2})
+        assert response.status_code in (302, 400, 403), response.status_code
+
+    @rule()
+    def logging_in_and_out_in_the_other_browser(self) -> None:
+        credentials = {"username": self.user.get_username(), "password": "pw-pw-pw-pw"}
+        assert self.browser.post("/accounts/login/", credentials).status_code == 302
+        below_500(self.browser, "/tables/boxes/")
+        assert self.browser.post("/accounts/logout/").status_code == 302
+        below_500(self.browser, "/tables/boxes/")
+        below_500(self.browser, "/tables/")
+
     @rule(box=boxes, name=hostile_text, count=box_count)
     def edit_a_box(self, box: int, name: str, count: str) -> None:
         data = {"name": name, f"count-{PIECES[0]}": count}
@@ -564,6 +586,11 @@ class AnOwner(RuleBasedStateMachine):
             box.to_box()
 
     @invariant()
+    def no_account_passes_a_quota(self) -> None:
+        for model in owned_models():
+            assert model._default_manager.filter(owner=self.user).count() <= model.quota.account
+
+    @invariant()
     def every_page_of_the_owner_answers(self) -> None:
         for url in ("/forces/", "/tables/", "/account/", "/account/everything.json"):
             below_500(self.client, url)
@@ -601,5 +628,7 @@ def test_nothing_an_owner_does_breaks_a_page_or_loses_a_document(monkeypatch) ->
     # A box that makes no table would hold each generation for its whole 5 s budget; the
     # budget itself is tested in tests/tablegen/test_budget.py.
     monkeypatch.setattr(table_views, "GENERATE_SECONDS", 0.3)
+    # Quotas a run of 12 steps can reach, from the account and from another browser.
+    monkeypatch.setattr(TerrainBox, "quota", Quota("terrain boxes", browser=2, account=3))
 
     run_state_machine_as_test(AnOwner, settings=AnOwner.TestCase.settings)
