@@ -56,7 +56,17 @@ def escaped(value: object, limit: int = 40) -> str:
     )
 
 
+# What shows nothing on its own: format characters (zero-width space, soft hyphen,
+# direction marks), combining marks with nothing to combine with, and white space.
+_SHOWS_NOTHING = {"Cf", "Mn", "Me", "Zs", "Zl", "Zp", "Cc", "Cs"}
+
+
 def normalize_name(text: str) -> str:
     """A name as typed, with runs of white space (tabs, new lines included) made one space
-    and the ends trimmed: what a person meant when they pasted it."""
-    return " ".join(text.split())
+    and the ends trimmed: what a person meant when they pasted it. A name of which nothing
+    shows (only zero-width spaces, say) is no name: "" (a list or link named so could not be
+    seen, or clicked)."""
+    name = " ".join(text.split())
+    if name.isascii() or any(unicodedata.category(ch) not in _SHOWS_NOTHING for ch in name):
+        return name
+    return ""

@@ -80,6 +80,7 @@ def test_force_settings(spec):
         (lambda s: edits.set_trooper_class(s, 0, 0, "pilot", RULESET), "Choose a trooper class"),
         (lambda s: edits.set_faction(s, "atlantis", RULESET), "Choose a faction"),
         (lambda s: edits.rename_force(s, "   "), "needs a name"),
+        (lambda s: edits.rename_force(s, "\u200b\u200b"), "needs a name"),
         (lambda s: edits.rename_unit(s, 0, "x" * 121), "at most 120"),
         (lambda s: edits.set_points_limit(s, 0), "from 1 to 10,000"),
         (lambda s: edits.set_loadout(s, 0, 0, [f"w{i}" for i in range(11)], [], []), "At most 10"),

@@ -28,6 +28,24 @@ def test_a_normalized_name_has_no_white_space_at_its_ends_or_in_runs(text):
 
 
 @pytest.mark.parametrize(
+    ("typed", "name"),
+    [
+        ("\u200b", ""),  # zero-width space
+        ("\u202e\u200b", ""),  # right-to-left override and a zero-width space
+        ("\u00ad \u00ad", ""),  # soft hyphens
+        ("\u0301\u0301", ""),  # combining accents with nothing to accent
+        ("\u2003\u3000", ""),  # wide spaces
+        ("a\u200b", "a\u200b"),  # something shows: kept as typed
+        ("\u200bCafé\u0301", "\u200bCafé\u0301"),
+        ("  Night   raid ", "Night raid"),
+        ("\ue000", "\ue000"),  # private use: a font may show it
+    ],
+)
+def test_a_name_of_which_nothing_shows_is_no_name(typed, name):
+    assert normalize_name(typed) == name
+
+
+@pytest.mark.parametrize(
     ("text", "words"),
     [
         ("NaN", "NaN is not a number"),

@@ -84,6 +84,12 @@ def test_a_rename_tidies_white_space_and_an_empty_name_is_refused(owner_client, 
     table.refresh_from_db()
     assert table.name == "Final table" == table.document["name"]
     assert owner_client.post(f"/tables/{table.pk}/rename/", {"name": "   "}).status_code == 400
+    # Nothing of it would show: a table listed as an empty link (red-team pass, 2026-11-24).
+    for invisible in ("\u200b", "\u202e\u200b", "\u00ad"):
+        answer = owner_client.post(f"/tables/{table.pk}/rename/", {"name": invisible})
+        assert answer.status_code == 400
+    table.refresh_from_db()
+    assert table.name == "Final table"
 
 
 def test_an_empty_board_with_a_control_character_in_its_name_is_refused(owner_client, owner):
