@@ -131,11 +131,12 @@ def pack_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     measured."""
     pack = _pack(request, pk)
     template = "tablegen/pack.html#progress" if request.htmx else "tablegen/pack.html"
-    before = (pack.made, pack.measured)
+    before = (pack.made, pack.measured, pack.stage == "stopped")
     context: dict[str, Any] = {"pack": pack}
     try:
         pack.advance()
-        context["tables_changed"] = (pack.made, pack.measured) != before
+        # The tables' part says too when the pack has just stopped (no table may be made).
+        context["tables_changed"] = (pack.made, pack.measured, pack.stage == "stopped") != before
         if context["tables_changed"] or not request.htmx:
             context |= _tables_context(request, pack)
     except DamagedRecord as damaged:

@@ -184,7 +184,7 @@ def test_an_owner_describes_a_box_and_generates_a_table_from_it(owner_client, ow
 
 
 @pytest.mark.django_db
-def test_a_stopped_pack_of_no_table_says_so_and_stops_polling(owner_client):
+def test_a_stopped_pack_of_no_table_says_so_and_stops_polling(owner_client, monkeypatch):
     from tablegen.models import Pack
 
     made = owner_client.post(
@@ -192,6 +192,11 @@ def test_a_stopped_pack_of_no_table_says_so_and_stops_polling(owner_client):
         {"name": "Dead box", "count": 2, "seed": 1, "coverage": 0.45, "symmetry": "point"}
         | {"mix": "balanced", "box": "building-7:40"},
     )
+    # The page's poll that finds the pack stopped says so in its tables' part too.
+    monkeypatch.setattr(packs, "BOX_TRIES", 0)
+    polled = owner_client.get(made["Location"], headers={"HX-Request": "true"}).content.decode()
+    assert "made no valid table of its first 0 seeds" in polled and "No table was made" in polled
+    assert 'id="pack-tables"' in polled and "data-hx-swap-oob" in polled
     Pack.objects.update(error="This terrain box made no valid table of its first 5 seeds.")
     page = owner_client.get(made["Location"]).content.decode()
     assert "made no valid table of its first 5 seeds" in page and "No table was made" in page
