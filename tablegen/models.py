@@ -723,6 +723,11 @@ class TerrainBox(Owned):
         read_box_document(self.document(), _library())  # the contract, for any write
         super().save(*args, **kwargs)
 
+    @property
+    def piece_count(self) -> int:
+        """How many pieces it holds, all kinds together."""
+        return sum(n for n in self.pieces.values() if isinstance(n, int))
+
     def encoded(self) -> str:
         """Its counts as the generate page's and pack form's choice carries them."""
         return encode_counts(self.pieces)

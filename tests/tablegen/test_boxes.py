@@ -241,7 +241,7 @@ def test_an_empty_box_kept_from_before_is_shown_empty_and_not_offered(owner_clie
     TerrainBox.objects.create(owner=owner, name="Bare shelf", pieces={})
     owner_client.post("/tables/boxes/new/", counts_form(crate=2))
     listing = owner_client.get("/tables/boxes/").content.decode()
-    assert "Empty: give it pieces" in listing
+    assert "Empty: give it pieces" in listing and "2 pieces, 1 kind<" in listing
     assert "Generate a table from Bare shelf" not in listing
     assert "Generate a table from Club" in listing
     for url in ("/tables/new/", "/tables/packs/new/"):
