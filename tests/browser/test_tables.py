@@ -722,3 +722,34 @@ def test_r_held_down_turns_the_piece_one_answer_at_a_time_without_reloading_the_
         expect(page.locator(".chosen-piece")).to_contain_text(f"Turned {60 * (turns + more)}°")
     assert page.evaluate("window.kept") is True
     assert f"turn={turns + 2}" in page.url
+
+
+@pytest.mark.parametrize(("viewport", "suffix"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_a_club_describes_its_terrain_box_on_one_screenful_of_small_pictures(
+    browser: Browser, live_server, viewport, suffix
+):
+    """Each piece's picture was drawn as wide as the page: the form was 18,000 px tall on a
+    desktop, 7,000 on a phone (a browser walk as a new organizer, 2026-11-24)."""
+    context = browser.new_context(viewport=viewport, bypass_csp=True)
+    page = context.new_page()
+    page.goto(live_server.url + "/tables/boxes/new/")
+    widths = page.locator(".piece-counts .piece-picture").evaluate_all(
+        "pictures => pictures.map(p => p.getBoundingClientRect().width)"
+    )
+    assert widths and max(widths) <= 64, widths
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= (1_600 if suffix == "desktop" else 2_600), height
+    assert sideways(page) <= 0
+    assert axe_violations(page) == []
+    screenshot(page, f"terrain-box-form-{suffix}")
+    page.get_by_label("Name").fill("Club terrain")
+    for piece, count in (
+        ("Large building, 4 hexes", 2),
+        ("Low wall, 3 hexes", 4),
+        ("Hill, 4 hexes", 1),
+        ("Crate, 1 hex", 6),
+    ):
+        page.get_by_label(piece, exact=True).fill(str(count))
+    page.get_by_role("button", name="Save the box").click()
+    expect(page.locator("main table")).to_contain_text("13 pieces, 4 kinds")
+    context.close()
