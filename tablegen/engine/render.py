@@ -527,7 +527,34 @@ def png_scale(table: TableSpec, scale: float = 2.0, max_pixels: int = MAX_PNG_PI
     """The scale a PNG of this table is drawn at: `scale`, lowered to stay within
     `max_pixels`."""
     _, width, height = _frame(table)
-    return min(scale, math.sqrt(max_pixels / (width * (height + LEGEND_HEIGHT + TITLE_HEIGHT))))
+    below = _legend_height(width)
+    return min(scale, math.sqrt(max_pixels / (width * (height + below + TITLE_HEIGHT))))
+
+
+# A legend line's height, and the space its entries take (unscaled: the box, the gap, about
+# 6.5 per character of a 9-point name, and the space to the next entry).
+LEGEND_LINE = 20
+
+
+def _legend_lines(
+    width: float, rules: TableRules | None = None
+) -> list[list[tuple[float, str, str]]]:
+    """The legend's entries (x, name, colour), on as many lines as the picture's width needs:
+    on one line, a narrow board's picture cut the last kinds off."""
+    lines: list[list[tuple[float, str, str]]] = [[]]
+    x = 6.0
+    for name, fill in legend(rules):
+        wide = 18 + len(name) * 6.5
+        if lines[-1] and x + wide > width - 4:
+            lines.append([])
+            x = 6.0
+        lines[-1].append((x, name, fill))
+        x += wide + 14
+    return lines
+
+
+def _legend_height(width: float, rules: TableRules | None = None) -> float:
+    return LEGEND_HEIGHT + LEGEND_LINE * (len(_legend_lines(width, rules)) - 1)
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
@@ -550,7 +577,7 @@ def png(
     layout = _layout(table.board)
     width, height = layout.width, layout.height
     scale = png_scale(table, scale, max_pixels)
-    size = (int(width * scale), int((height + LEGEND_HEIGHT + TITLE_HEIGHT) * scale))
+    size = (int(width * scale), int((height + _legend_height(width, rules) + TITLE_HEIGHT) * scale))
     if size[0] * size[1] > max_pixels:  # pragma: no cover - png_scale keeps within it
         raise ValueError(f"a {size[0]} x {size[1]} picture is over {max_pixels} pixels")
     image = Image.new("RGB", size, "white")
@@ -598,12 +625,11 @@ def png(
             draw.text((px, py), str(listed.number), fill="#111", font=badge, anchor="mm")
     draw.text(at(4, -8), "Side A edge", fill=SIDE_COLOURS["A"], font=font)
     draw.text(at(4, height - 14), "Side B edge", fill=SIDE_COLOURS["B"], font=font)
-    x = 6.0
-    top = height + 6
-    for name, fill in legend(rules):
-        draw.rectangle([*at(x, top), *at(x + 14, top + 14)], fill=fill, outline="#555")
-        draw.text(at(x + 18, top + 7), name, fill="#222", font=font, anchor="lm")
-        x += 18 + len(name) * 6.5 + 14
+    for line, entries in enumerate(_legend_lines(width, rules)):
+        top = height + 6 + line * LEGEND_LINE
+        for x, name, fill in entries:
+            draw.rectangle([*at(x, top), *at(x + 14, top + 14)], fill=fill, outline="#555")
+            draw.text(at(x + 18, top + 7), name, fill="#222", font=font, anchor="lm")
     buffer = io.BytesIO()
     # Not optimize=True: it searches for the smallest encoding, 2.5 times the time of
     # drawing the largest board, for about 10 % fewer bytes.

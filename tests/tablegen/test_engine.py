@@ -483,6 +483,25 @@ def test_the_png_of_the_largest_board_is_capped_in_pixels():
     assert small.width > 100  # small boards keep their full scale
 
 
+@pytest.mark.parametrize("columns", [1, 3, 9, 40])
+def test_the_png_legend_shows_every_kind_however_narrow_the_board(columns):
+    """On one line, a standard board's picture cut "Blocking scenery" off its legend (a
+    browser walk as a new organizer, 2026-11-24)."""
+    import io
+
+    from PIL import Image
+
+    from tablegen.engine.render import _layout, _legend_height, legend, png, png_scale
+
+    table = TableSpec(Board.of(rows_by_columns(4, columns)), {})
+    image = Image.open(io.BytesIO(png(table))).convert("RGB")
+    tall = _legend_height(_layout(table.board).width) * png_scale(table)
+    below_the_map = image.crop((0, image.height - int(tall) + 4, image.width, image.height))
+    shown = {colour for _, colour in below_the_map.getcolors(1_000_000)}
+    for name, swatch in legend():
+        assert Image.new("RGB", (1, 1), swatch).getpixel((0, 0)) in shown, name
+
+
 # --- Pack table names always fit ------------------------------------------------------------
 
 
