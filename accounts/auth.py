@@ -40,7 +40,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         # Logging in moves the lists built in this browser into the new account.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
-            request, f"Welcome, {user.get_username()}. Your lists are now in your account."
+            request,
+            f"Welcome, {user.get_username()}. The lists, tables and terrain boxes you made in "
+            "this browser are now in your account.",
         )
         return redirect(_next_page(request) or "forcebuilder:list")
     context = {"form": form, "next": _next_page(request) or ""}

@@ -186,8 +186,9 @@ def advance(
                 new.append((candidate, known or check_table(candidate, rules)))
     if accepted + len(new) < count and state.candidates >= limit:
         raise GenerationError(
-            f"only {accepted + len(new)} of {count} tables within tolerance after {state.candidates} candidates; "
-            "widen pack_tolerance or change the parameters"
+            f"Only {accepted + len(new)} of {count} tables close enough to each other in "
+            f"fairness were found in {state.candidates} tries. Make the pack again with "
+            "another seed, fewer tables, or another coverage or symmetry."
         )
     return new
 

@@ -286,7 +286,8 @@ def test_only_the_owner_sees_edits_or_deletes_a_box(owner_client, stranger_clien
 @pytest.mark.django_db
 def test_a_browser_without_an_account_keeps_its_boxes_and_is_offered_sign_up(client):
     page = client.get("/tables/boxes/").content.decode()
-    assert "kept for this browser" in page and "/accounts/signup/" in page
+    assert "kept for this browser" in page
+    assert "/accounts/signup/?next=/tables/boxes/" in page  # back here after signing up
     assert client.post("/tables/boxes/new/", counts_form(**CLUB)).status_code == 302
     assert "Club" in client.get("/tables/boxes/").content.decode()
     assert TerrainBox.objects.get().owner is None
