@@ -102,3 +102,19 @@ def test_repairing_a_pack_makes_its_pdf_again(owner_client, owner, monkeypatch):
     assert pack.repair() == ("table 1: name: removed control characters",)
     pack.refresh_from_db()
     assert not pack.pdf_ready and pack.printed == 0
+
+
+@pytest.mark.parametrize("seed", [20, 21, 22])
+def test_a_standard_tables_setup_sheet_is_one_page_even_with_a_long_pack_name(seed):
+    """Its last line spilled onto a page of its own for one standard table in ten of a pack
+    (a browser walk as a new organizer, 2026-11-24): six pages for four tables."""
+    from onefinity.rules import current_ruleset
+    from onefinity.rules.hexgrid import standard_board
+    from tablegen.engine.generate import Parameters, generate_table
+    from tablegen.printing import setup_pdf
+
+    rules = current_ruleset().table
+    board = standard_board(rules.rows, rules.columns)
+    name = f"Spring Open 2027 try 2 {seed} (seed {1_200_675_270 + seed})"
+    spec, _ = generate_table(rules, Parameters(seed=seed, symmetry="point"), board, name=name)
+    assert len(PdfReader(io.BytesIO(setup_pdf([spec], name, rules))).pages) == 1
