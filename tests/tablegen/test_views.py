@@ -47,7 +47,7 @@ def test_tables_page_tells_a_browser_without_an_account_where_its_tables_are_kep
 ):
     page = client.get("/tables/").content.decode()
     assert "These tables are kept in this browser" in page
-    assert 'href="/accounts/signup/"' in page and "/accounts/login/?next=/tables/" in page
+    assert "/accounts/signup/?next=/tables/" in page and "/accounts/login/?next=/tables/" in page
     assert "kept in this browser" not in owner_client.get("/tables/").content.decode()
 
 
