@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import itertools
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 from pypdf import PdfReader
 
+from tablegen.models import Table
 from tests.browser.conftest import DESKTOP, PHONE, screenshot, settled
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 
@@ -142,6 +145,22 @@ def terrain_posts(page: Page) -> list[str]:
         ),
     )
     return sent
+
+
+def the_next_paint_slowed(monkeypatch, seconds: float = 1.5) -> threading.Event:
+    """Table.paint made `seconds` slower the next time after the event is set (as a large
+    board's edit is): an edit whose answer comes late."""
+    paint = Table.paint
+    slow = threading.Event()
+
+    def slow_paint(self, *args, **kwargs):
+        if slow.is_set():
+            slow.clear()
+            time.sleep(seconds)
+        return paint(self, *args, **kwargs)
+
+    monkeypatch.setattr(Table, "paint", slow_paint)
+    return slow
 
 
 def sides_scroll(page: Page) -> int:
@@ -431,21 +450,7 @@ def test_a_slow_edit_neither_takes_the_palette_away_nor_refuses_an_undo(
     chosen redraws the region: the edit's late answer is dropped, never swapped in with the
     page's palette taken away; and Ctrl+Z waits behind the edit instead of being refused as
     coming from another tab."""
-    import threading
-    import time
-
-    from tablegen.models import Table
-
-    paint = Table.paint
-    slow = threading.Event()
-
-    def slow_paint(self, *args, **kwargs):
-        if slow.is_set():
-            slow.clear()
-            time.sleep(1.5)
-        return paint(self, *args, **kwargs)
-
-    monkeypatch.setattr(Table, "paint", slow_paint)
+    slow = the_next_paint_slowed(monkeypatch)
     an_empty_table(page, live_server.url)
     palette(page, "Blocking scenery").click()
     settled(page)
@@ -579,7 +584,6 @@ def test_undo_keeps_the_keyboard_focus_and_a_late_page_is_asked_again(
     import time
 
     from tablegen import views
-    from tablegen.models import Table
 
     an_empty_table(page, live_server.url)
     palette(page, "Blocking scenery").click()
@@ -659,21 +663,7 @@ def test_a_stroke_dragged_while_an_edit_answers_keeps_its_hexes_marked(
 ):
     """An earlier edit's answer (slowed to 1.5 s) redraws hexes under a stroke still being
     dragged: the stroke's hexes stay marked, and its release paints every one of them."""
-    import threading
-    import time
-
-    from tablegen.models import Table
-
-    paint = Table.paint
-    slow = threading.Event()
-
-    def slow_paint(self, *args, **kwargs):
-        if slow.is_set():
-            slow.clear()
-            time.sleep(1.5)
-        return paint(self, *args, **kwargs)
-
-    monkeypatch.setattr(Table, "paint", slow_paint)
+    slow = the_next_paint_slowed(monkeypatch)
     an_empty_table(page, live_server.url)
     palette(page, "Cover (low walls, crates)").click()
     settled(page)
