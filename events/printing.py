@@ -20,7 +20,6 @@ import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from django.core.cache import cache
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -31,7 +30,7 @@ from events.composing import CompositionError, compose
 from events.models import Entry, Event, Pairing, Round, TableDocumentError
 from forcebuilder.printing import qr_svg
 from forcebuilder.sheets import ForceSheet, force_sheet
-from onefinity.downloads import file_stem, render_pdf
+from onefinity.downloads import file_stem, printed_once, render_pdf
 from tablegen.engine.render import svg
 
 # A roster lays out in about 0.13 s, a sheet in 0.1 s, a table map in 0.3 s (once per file,
@@ -41,7 +40,6 @@ SHEETS_PER_FILE = 8
 # "Everything in one file" is offered while it stays this small.
 EVERYTHING_MAX_PAGES = 24
 EVERYTHING_MAX_MAPS = 6
-PRINTED_SECONDS = 60 * 60
 
 
 # --- What a page shows --------------------------------------------------------------------
@@ -265,11 +263,7 @@ class Stamps:
 
 def _cached(parts: list[str], render: Callable[[], bytes]) -> bytes:
     key = "events-pdf:" + hashlib.sha256("\x00".join(parts).encode()).hexdigest()
-    pdf: bytes | None = cache.get(key)
-    if pdf is None:
-        pdf = render()
-        cache.set(key, pdf, PRINTED_SECONDS)
-    return pdf
+    return printed_once(key, render)
 
 
 def event_pdf(

@@ -5,7 +5,6 @@ from collections.abc import Collection
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
@@ -29,7 +28,7 @@ from forcebuilder.odds import OddsPanel
 from forcebuilder.printing import qr_svg, render_pdf, roster_text
 from forcebuilder.problems import problems
 from forcebuilder.sheets import ForceSheet, force_sheet
-from onefinity.downloads import attachment, download
+from onefinity.downloads import attachment, download, printed_once
 from onefinity.examples import ExampleForce, example_forces
 from onefinity.http import HtmxHttpRequest
 from onefinity.rules import (
@@ -123,8 +122,6 @@ def _render_editor(
 
 
 LISTS_PER_PAGE = 25
-# How long a printed PDF is kept for the next download of the same version.
-PRINTED_SECONDS = 60 * 60
 
 
 @require_GET
@@ -475,11 +472,11 @@ def _printed(request: HtmxHttpRequest, force: Force, template: str) -> bytes:
     QR code carries): a sheet of thirty trooper cards takes seconds to lay out."""
     share_url = request.build_absolute_uri(force.get_share_url()) if force.sharing else ""
     key = f"pdf:{template}:{force.pk}:{force.version}:{share_url}"
-    pdf: bytes | None = cache.get(key)
-    if pdf is None:
-        pdf = render_pdf(template, _roster_context(request, force) | {"pdf": True}, request)
-        cache.set(key, pdf, PRINTED_SECONDS)
-    return pdf
+
+    def render() -> bytes:
+        return render_pdf(template, _roster_context(request, force) | {"pdf": True}, request)
+
+    return printed_once(key, render)
 
 
 @require_GET

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
+from django.core.cache import cache
 from django.http import HttpResponse
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher
@@ -37,4 +39,20 @@ def render_pdf(html: str) -> bytes:
     ``file:///`` or ``http://`` reference reads nothing from the server or the network."""
     fetcher = URLFetcher(allowed_protocols={"data"}, allow_redirects=False)
     pdf: bytes = HTML(string=html, url_fetcher=fetcher).write_pdf()
+    return pdf
+
+
+# How long a printed PDF is kept for the next download of the same thing.
+PRINTED_SECONDS = 60 * 60
+
+
+def printed_once(key: str, render: Callable[[], bytes]) -> bytes:
+    """The PDF `key` names, rendered the first time and kept for PRINTED_SECONDS: WeasyPrint
+    takes seconds for a sheet of trooper cards or a large table, and a share link lets anyone
+    ask again and again. The key must name everything the PDF shows (a record's version,
+    its share link...)."""
+    pdf: bytes | None = cache.get(key)
+    if pdf is None:
+        pdf = render()
+        cache.set(key, pdf, PRINTED_SECONDS)
     return pdf

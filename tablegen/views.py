@@ -8,7 +8,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
@@ -25,7 +24,7 @@ from accounts.ownership import (
     owned,
     owner_fields,
 )
-from onefinity.downloads import attachment, download
+from onefinity.downloads import attachment, download, printed_once
 from onefinity.http import HtmxHttpRequest
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, rows_by_columns, standard_board
@@ -65,8 +64,6 @@ LIST_CHECK_SECONDS = 0.5
 # The most one generation may take in a request (a table usually takes 0.05-0.3 s); a terrain
 # box's advice on what it lacks takes up to 3 s more.
 GENERATE_SECONDS = 5.0
-# How long a table's setup sheet is kept once made (as a list's printouts are).
-PRINTED_SECONDS = 60 * 60
 STALE = (
     "This table was changed in another tab or window since your page was drawn. "
     "Your change was not saved: the map below is the latest; make it again."
@@ -540,8 +537,7 @@ def table_pdf(
     # ruleset, which its verdict comes from): a 40 x 40 table of 1,620 one-hex pieces takes
     # WeasyPrint 4 to 9 s, and a share link lets anyone ask for it again and again.
     key = f"table-pdf:{table.pk}:{table.version}:{current_ruleset().version}:{share}"
-    pdf: bytes | None = cache.get(key)
-    if pdf is None:
-        pdf = setup_pdf([table.to_spec()], table.name, _rules(), request, share_url=share)
-        cache.set(key, pdf, PRINTED_SECONDS)
+    pdf = printed_once(
+        key, lambda: setup_pdf([table.to_spec()], table.name, _rules(), request, share_url=share)
+    )
     return download(pdf, "application/pdf", table.name, "-setup.pdf", "table")
