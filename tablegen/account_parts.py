@@ -13,7 +13,7 @@ from accounts.ownership import DamagedRecord, owned, owner_fields
 from accounts.parts import AccountFileError, AccountPart, Damaged, register
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
-from tablegen.engine.boxes import Box, BoxError, box_document, read_box_document
+from tablegen.engine.boxes import EMPTY_BOX, Box, BoxError, box_document, read_new_box
 from tablegen.engine.generate import Parameters, generate_table
 from tablegen.engine.library import terrain_library
 from tablegen.engine.tables import (
@@ -87,7 +87,7 @@ def _export_boxes(request: HttpRequest) -> tuple[list[Any], list[Damaged]]:
             damaged.append(Damaged("terrain box", box.name, error.problem, box.document()))
             continue
         if not read.pieces:  # kept from before empty boxes were refused: not imported again
-            damaged.append(Damaged("terrain box", box.name, EMPTY_BOX_PROBLEM, box.document()))
+            damaged.append(Damaged("terrain box", box.name, f"pieces: {EMPTY_BOX}", box.document()))
         else:
             documents.append(box_document(read))
     return documents, damaged
@@ -98,17 +98,10 @@ def _read_boxes(items: list[Any]) -> list[Box]:
     boxes = []
     for i, item in enumerate(items):
         try:
-            box = read_box_document(item, library)
+            boxes.append(read_new_box(item, library))
         except BoxError as error:
             raise AccountFileError(f"terrain_boxes[{i}]: {error}") from None
-        if not box.pieces:
-            raise AccountFileError(f"terrain_boxes[{i}]: pieces: {EMPTY_BOX_PROBLEM}")
-        boxes.append(box)
     return boxes
-
-
-# As the box pages refuse one (tablegen.forms.EMPTY_BOX): an empty box would read as none.
-EMPTY_BOX_PROBLEM = "holds no piece; a terrain box holds at least one"
 
 
 def _save_boxes(request: HttpRequest, boxes: list[Any]) -> None:

@@ -18,7 +18,7 @@ from tablegen.engine.boxes import (
     Box,
     BoxError,
     decode_counts,
-    read_box_document,
+    read_new_box,
 )
 from tablegen.engine.generate import SYMMETRIES, Parameters
 from tablegen.engine.library import terrain_library
@@ -216,9 +216,8 @@ def sent_version(data: Any, current: int) -> int:
         return -1
 
 
-# A box of no pieces would make tables of the whole catalogue, as no box does: it would
-# read as one thing in its list and do another.
-EMPTY_BOX = (
+# The box form's words for tablegen.engine.boxes.EMPTY_BOX: said of its counts.
+EMPTY_COUNTS = (
     "A terrain box holds at least one piece: give a count to the pieces you own (for "
     "tables of the whole catalogue, choose no box)."
 )
@@ -254,7 +253,7 @@ class BoxForm(forms.Form):
                 f"That is {total} pieces; a box holds at most {MAX_PIECES}."
             )
         if not total and not self.errors:
-            raise forms.ValidationError(EMPTY_BOX)
+            raise forms.ValidationError(EMPTY_COUNTS)
         data["counts"] = counts
         return data
 
@@ -303,7 +302,7 @@ class BoxImportForm(forms.Form):
         except JsonTextError as error:
             raise forms.ValidationError(f"This cannot be read: {error}.") from None
         try:
-            data["box"] = read_box_document(
+            data["box"] = read_new_box(
                 document, terrain_library(tuple(current_ruleset().table.terrain))
             )
         except BoxError as error:
@@ -311,6 +310,4 @@ class BoxImportForm(forms.Form):
             raise forms.ValidationError(
                 f"This is not a terrain box: {where}{error.problem}."
             ) from None
-        if not data["box"].total:
-            raise forms.ValidationError(EMPTY_BOX)
         return data

@@ -100,6 +100,19 @@ def read_box_document(document: object, library: TerrainLibrary) -> Box:
     return Box(name, read_counts(document["pieces"], library))
 
 
+# A box of no pieces would make tables of the whole catalogue, as no box does: a stored one
+# still reads (from before it was refused), a new one is refused.
+EMPTY_BOX = "holds no piece: a terrain box holds at least one piece"
+
+
+def read_new_box(document: object, library: TerrainLibrary) -> Box:
+    """A box document about to be kept (an import): as read_box_document, and not empty."""
+    box = read_box_document(document, library)
+    if not box.pieces:
+        raise BoxError("pieces", EMPTY_BOX)
+    return box
+
+
 def read_box_name(value: object) -> str:
     if value is None:
         return DEFAULT_NAME
