@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from django.apps import apps
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.db import models
 from django.http import Http404, HttpRequest
 
@@ -222,8 +223,6 @@ def move_browser_things_into_the_account(
 def log_out(request: HttpRequest) -> None:
     """Log out, the session ended, but what this browser made and could not move into the
     account at login stays this browser's: its token goes on into the new session."""
-    from django.contrib.auth import logout
-
     token = request.session.get(SESSION_KEY)
     logout(request)
     if token:
