@@ -17,10 +17,21 @@ counted whether or not an account has that e-mail, so a refusal tells nothing ab
 Counting is safe under concurrency without locks: an attempt is recorded (committed) first,
 and only then are the committed attempts counted, its own included. Of N simultaneous
 attempts the k-th to be recorded sees at least the k - 1 before it, so no more than the
-limit get through. (Attempts in flight count against each other, so a burst at the limit
-may be refused a little early: the safe side.) A refused attempt removes its record again,
-so hammering a refusal does not lengthen it. A failed guess keeps its record; a
-successful one removes it.
+limit get through, on any number of app servers sharing the database. (Attempts in flight
+count against each other, so a burst at the limit may be refused a little early: the safe
+side.)
+
+A refused guess is never checked: the password is not hashed, nobody is authenticated, and
+the page that says "wait" is the same whatever password was sent, so a refusal tells a
+guesser nothing and costs the server a few queries. It keeps its record and counts as a
+failure: guessing on through a refusal makes the wait longer, per account and per address.
+A failed guess keeps its record; a successful one removes this address's records on the
+account. Reading the counts is bounded: at most ``_account_read()`` records of an account
+are read, past which the wait is at its longest anyway.
+
+Password-reset e-mails work the other way: a refused request removes its record again, so
+that a stranger asking for resets of someone's address cannot keep its owner from the reset
+that lifts a login wait for longer than ``PASSWORD_RESET_WINDOW``.
 
 The client address is ``REMOTE_ADDR``, or with ``TRUSTED_PROXIES = N`` the entry that the
 outermost of N proxies appended to ``X-Forwarded-For``. An IPv6 address counts as its /64
@@ -35,7 +46,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Count, Max, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -160,38 +171,46 @@ class PasswordGuess:
 
     def __init__(self, request: HttpRequest, account_name: str) -> None:
         self.record = _record(request, Attempt.Kind.PASSWORD, account_name)
+        # A refused guess keeps its record: it counts as a failure (see the docstring).
         self.refusal = self._refusal()
-        if self.refusal is not None:
-            self.record.delete()
 
     def _refusal(self) -> Refusal | None:
+        """Whether the guesses recorded before this one refuse it, and if so how long to
+        wait: counted with this one, since a refused guess counts. The wait said is exact:
+        a guess after it (and nobody else's in between) is checked."""
         record, now = self.record, self.record.at
-        guesses = Attempt.objects.filter(kind=Attempt.Kind.PASSWORD).exclude(pk=record.pk)
+        guesses = Attempt.objects.filter(kind=Attempt.Kind.PASSWORD)
         window = timedelta(seconds=settings.LOGIN_FAILURE_WINDOW)
-        wait = _wait_for_window(
-            guesses.filter(address=record.address, at__gt=now - window),
-            settings.LOGIN_FAILURES_PER_ADDRESS,
-            window,
-            now,
-        )
-        if wait:
-            return Refusal(
-                f"Too many failed password attempts from your network. "
-                f"Wait {in_words(wait)} and try again.",
-                wait,
-            )
-        on_account = guesses.filter(account=record.account, at__gt=now - _account_memory())
-        # One query for both, for the same reason as _wait_for_window.
-        seen = on_account.aggregate(failures=Count("pk"), latest=Max("at"))
-        failures, latest = seen["failures"], seen["latest"]
-        if failures >= settings.LOGIN_FAILURES_PER_ACCOUNT:
-            wait = math.ceil((latest + timedelta(seconds=backoff(failures)) - now).total_seconds())
-            if wait > 0:
-                return Refusal(
-                    f"Too many failed attempts on this account name. Wait {in_words(wait)} and try again, or reset your password by e-mail.",
+        from_address = guesses.filter(address=record.address, at__gt=now - window)
+        limit = settings.LOGIN_FAILURES_PER_ADDRESS
+        refusals = []
+        if _wait_for_window(from_address.exclude(pk=record.pk), limit, window, now):
+            wait = _wait_for_window(from_address, limit, window, now)
+            refusals.append(
+                Refusal(
+                    f"Too many failed password attempts from your network. "
+                    f"Wait {in_words(wait)} and try again.",
                     wait,
                 )
-        return None
+            )
+        on_account = guesses.filter(account=record.account, at__gt=now - _account_memory())
+        # One query, for the same reason as _wait_for_window, and a bounded one: a flood of
+        # refused guesses leaves many records, and past _account_read() of them the wait
+        # is at its longest anyway.
+        seen = on_account.order_by("-at").values_list("pk", "at")[: _account_read()]
+        before = [at for pk, at in seen if pk != record.pk]
+        if len(before) >= settings.LOGIN_FAILURES_PER_ACCOUNT and now < before[0] + timedelta(
+            seconds=backoff(len(before))
+        ):
+            wait = backoff(len(before) + 1)
+            refusals.append(
+                Refusal(
+                    f"Too many failed attempts on this account name. Wait {in_words(wait)} "
+                    "and try again, or reset your password by e-mail.",
+                    wait,
+                )
+            )
+        return max(refusals, key=lambda refusal: refusal.wait, default=None)
 
     def succeeded(self) -> None:
         """The password was right: forget this address's failures on the account (the
@@ -207,6 +226,12 @@ class PasswordGuess:
         """The password was right but the form failed for another reason (a new password
         too weak, say): nothing to count."""
         self.record.delete()
+
+
+def _account_read() -> int:
+    """How many of an account's records to read: enough for the longest wait."""
+    doublings = math.ceil(math.log2(max(settings.LOGIN_BACKOFF_MAX / FIRST_WAIT, 1)))
+    return settings.LOGIN_FAILURES_PER_ACCOUNT + doublings + 1
 
 
 def guess_password(request: HttpRequest, account_name: str) -> PasswordGuess:

@@ -51,20 +51,31 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 class _CountedPasswordGuess:
     """A form view whose POST is a password guess: counted first, refused with 429 and the
-    wait when over the limits, and marked failed or not when the form has answered."""
+    wait when over the limits, and marked failed or not when the form has answered.
+
+    A refused guess never reaches the posted form: cleaning it would check the password
+    (hash it, and for a login authenticate), and its errors would differ between a right
+    and a wrong one. The refusal shows the empty form with the wait instead, the same page
+    whatever password was sent."""
 
     guess: attempts.PasswordGuess
+    template_name: str
 
     def account_name(self, request: HttpRequest) -> str:
         """The account the guess is about: the signed-in person's, unless the form names one."""
         return str(request.user.get_username())
 
+    def refused_form(self, request: HttpRequest) -> Any:
+        """The form to show again beside a refusal: unbound, nothing of the guess in it."""
+        raise NotImplementedError
+
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         self.guess = attempts.guess_password(request, self.account_name(request))
         if self.guess.refusal is not None:
-            form = self.get_form()  # type: ignore[attr-defined]
-            form.add_error(None, self.guess.refusal.message)
-            page = self.render_to_response(self.get_context_data(form=form))  # type: ignore[attr-defined]
+            context = self.get_context_data(  # type: ignore[attr-defined]
+                form=self.refused_form(request), refusal=self.guess.refusal.message
+            )
+            page = render(request, self.template_name, context)
             return attempts.refused(page, self.guess.refusal)
         return super().post(request, *args, **kwargs)  # type: ignore[misc,no-any-return]
 
@@ -77,12 +88,22 @@ class RateLimitedLoginView(_CountedPasswordGuess, auth_views.LoginView):
     def account_name(self, request: HttpRequest) -> str:
         return str(request.POST.get("username", ""))
 
+    def refused_form(self, request: HttpRequest) -> AuthenticationForm:
+        # The name typed stays in its box (no longer than the box takes); the password not.
+        form = AuthenticationForm(request)
+        limit = form.fields["username"].max_length or 254
+        form.initial = {"username": self.account_name(request)[:limit]}
+        return form
+
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         self.guess.failed()
         return super().form_invalid(form)
 
 
 class RateLimitedPasswordChangeView(_CountedPasswordGuess, auth_views.PasswordChangeView):
+    def refused_form(self, request: HttpRequest) -> PasswordChangeForm:
+        return PasswordChangeForm(user=request.user)
+
     def form_invalid(self, form: PasswordChangeForm) -> HttpResponse:
         # Only a wrong old password is a guess; a weak new one is not.
         if form.has_error("old_password"):

@@ -51,9 +51,11 @@ def test_login_attempts_on_one_account_are_limited(client, victim, settings):
         assert log_in(client, "victim", "guess").status_code == 200
     refused = log_in(client, "victim", RIGHT)
     assert refused.status_code == 429
-    assert refused["Retry-After"] == "60"
+    # The first wait is a minute from the last failure; the refused guess counts as one
+    # more, so the wait it says is the one that follows it.
+    assert refused["Retry-After"] == "120"
     page = refused.content.decode()
-    assert "Too many failed attempts on this account name. Wait 1 minute" in page
+    assert "Too many failed attempts on this account name. Wait 2 minutes" in page
     assert "reset your password" in page
     assert "_auth_user_id" not in client.session
 
@@ -74,14 +76,45 @@ def test_an_unknown_account_name_is_limited_the_same_way(settings):
 def test_the_wait_doubles_with_each_failure_up_to_the_cap(victim, settings):
     settings.LOGIN_BACKOFF_MAX = 300
     fail_from_many_addresses(settings.LOGIN_FAILURES_PER_ACCOUNT)
+    travel(60)  # the first wait, a minute, is over: the next guess is checked
+    assert log_in(Client(), "victim", "guess", "203.0.113.1").status_code == 200
     waits = []
-    for i in range(4):
-        refused = log_in(Client(), "victim", "guess", f"203.0.113.{i + 1}")
+    for i in range(3):
+        refused = log_in(Client(), "victim", "guess", f"203.0.113.{i + 2}")
         assert refused.status_code == 429
         waits.append(int(refused["Retry-After"]))
         travel(waits[-1])
-        assert log_in(Client(), "victim", "guess", f"203.0.113.{i + 1}").status_code == 200
-    assert waits == [60, 120, 240, 300]
+        assert log_in(Client(), "victim", "guess", f"203.0.113.{i + 2}").status_code == 200
+    assert waits == [240, 300, 300]
+
+
+def test_guessing_on_through_a_refusal_makes_the_wait_longer(victim, settings):
+    """A refused guess counts: a guesser who keeps going only waits longer (it used to
+    remove its own record, so the wait never grew)."""
+    fail_from_many_addresses(settings.LOGIN_FAILURES_PER_ACCOUNT)
+    waits = [
+        int(log_in(Client(), "victim", RIGHT, f"203.0.113.{i}")["Retry-After"]) for i in range(8)
+    ]
+    assert waits == [120, 240, 480, 960, 1920, 3600, 3600, 3600]
+    assert Attempt.objects.count() == settings.LOGIN_FAILURES_PER_ACCOUNT + 8
+
+
+def test_guessing_on_from_an_address_through_a_refusal_keeps_it_refused(settings):
+    settings.LOGIN_FAILURES_PER_ADDRESS = 3
+    for name in ("ann", "bob", "cy"):
+        assert log_in(Client(), name, "guess", "192.0.2.7").status_code == 200
+    travel(10 * 60)
+    first = log_in(Client(), "dee", "guess", "192.0.2.7")
+    assert first["Retry-After"] == "300"  # when the failures leave the 15-minute window
+    for _ in range(4):
+        travel(60)
+        assert log_in(Client(), "dee", "guess", "192.0.2.7").status_code == 429
+    travel(60)
+    # The failures have left the window, but the refused guesses are in it now.
+    again = log_in(Client(), "dee", "guess", "192.0.2.7")
+    assert again.status_code == 429
+    assert int(again["Retry-After"]) == 13 * 60
+    assert log_in(Client(), "eve", "guess", "192.0.2.8").status_code == 200
 
 
 def test_the_wait_before_the_limit_is_none_and_at_it_one_minute(settings):
@@ -94,8 +127,9 @@ def test_the_wait_before_the_limit_is_none_and_at_it_one_minute(settings):
 
 def test_once_the_wait_is_over_the_owner_can_log_in(client, victim, settings):
     fail_from_many_addresses(settings.LOGIN_FAILURES_PER_ACCOUNT)
-    assert log_in(client, "victim", RIGHT).status_code == 429
-    travel(60)
+    refused = log_in(client, "victim", RIGHT)
+    assert refused.status_code == 429
+    travel(int(refused["Retry-After"]))
     assert log_in(client, "victim", RIGHT).status_code == 302
 
 
@@ -278,7 +312,7 @@ def test_wrong_old_passwords_on_password_change_are_limited(owner_client, owner,
         "/accounts/password_change/", {"old_password": OWNER_PASSWORD, **change}
     )
     assert refused.status_code == 429
-    assert "Wait 1 minute" in refused.content.decode()
+    assert "Wait 2 minutes" in refused.content.decode()
     owner.refresh_from_db()
     assert owner.check_password(OWNER_PASSWORD)
 
@@ -300,7 +334,7 @@ def test_wrong_passwords_on_account_deletion_are_limited(owner_client, owner, se
         assert owner_client.post("/account/delete/", {"password": "guess"}).status_code == 400
     refused = owner_client.post("/account/delete/", {"password": OWNER_PASSWORD})
     assert refused.status_code == 429
-    assert "Wait 1 minute" in refused.content.decode()
+    assert "Wait 2 minutes" in refused.content.decode()
     assert type(owner).objects.filter(pk=owner.pk).exists()
 
 
@@ -345,3 +379,82 @@ def test_reset_mails_are_limited_per_address(settings, mailoutbox):
 )
 def test_waits_are_said_in_words(seconds, words):
     assert attempts.in_words(seconds) == words
+
+
+@pytest.fixture
+def no_password_checks(monkeypatch):
+    """Fail the test if anything authenticates or hashes a password from here on."""
+
+    def checked(*args, **kwargs):
+        raise AssertionError("a refused guess was checked")
+
+    from django.contrib import auth
+    from django.contrib.auth import forms as auth_forms
+    from django.contrib.auth import hashers
+
+    monkeypatch.setattr(hashers, "get_hasher", checked)
+    monkeypatch.setattr(hashers, "identify_hasher", checked)
+    monkeypatch.setattr(auth, "authenticate", checked)
+    monkeypatch.setattr(auth_forms, "authenticate", checked)
+
+
+def without_tokens(page: bytes) -> str:
+    """The page with its CSRF tokens (new on every page) blanked."""
+    return re.sub(r"[A-Za-z0-9]{64}", "token", page.decode())
+
+
+def test_a_refused_login_checks_no_password_and_answers_the_same_whatever_it_is(
+    victim, settings, monkeypatch, request
+):
+    fail_from_many_addresses(settings.LOGIN_FAILURES_PER_ACCOUNT)
+    request.getfixturevalue("no_password_checks")
+    pages = []
+    for password in (RIGHT, "guess", ""):
+        client = Client()
+        refused = log_in(client, "victim", password, "203.0.113.5")
+        assert refused.status_code == 429
+        assert "_auth_user_id" not in client.session
+        pages.append(without_tokens(refused.content))
+        travel(1)  # each waits as long as the others: their pages say the same wait
+        Attempt.objects.filter(address=Attempt.objects.latest("at").address).delete()
+    assert pages[0] == pages[1] == pages[2]
+    assert 'value="victim"' in pages[0]  # the name typed stays, the password does not
+    assert RIGHT not in pages[0]
+
+
+def test_a_refused_password_change_checks_no_password_and_answers_the_same(
+    owner_client, settings, request
+):
+    change = {"new_password1": "n3w-pass-phrase!", "new_password2": "n3w-pass-phrase!"}
+    fail_from_many_addresses(settings.LOGIN_FAILURES_PER_ACCOUNT, "owner")
+    request.getfixturevalue("no_password_checks")
+    pages = []
+    for old in (OWNER_PASSWORD, "guess"):
+        refused = owner_client.post("/accounts/password_change/", {"old_password": old, **change})
+        assert refused.status_code == 429
+        pages.append(without_tokens(refused.content))
+        Attempt.objects.latest("at").delete()  # the same wait for both
+    assert pages[0] == pages[1]
+    assert "Too many failed attempts on this account name" in pages[0]
+
+
+def test_a_refused_account_deletion_checks_no_password(owner_client, owner, settings, request):
+    fail_from_many_addresses(settings.LOGIN_FAILURES_PER_ACCOUNT, "owner")
+    request.getfixturevalue("no_password_checks")
+    assert owner_client.post("/account/delete/", {"password": OWNER_PASSWORD}).status_code == 429
+    assert type(owner).objects.filter(pk=owner.pk).exists()
+
+
+def test_reading_an_accounts_guesses_is_bounded_however_many_there_are(victim, settings):
+    Attempt.objects.bulk_create(
+        Attempt(kind=Attempt.Kind.PASSWORD, account=attempts._account("victim"), address="x")
+        for _ in range(2_000)
+    )
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        refused = log_in(Client(), "victim", RIGHT)
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) == settings.LOGIN_BACKOFF_MAX
+    reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and "attempt" in q["sql"]]
+    assert reads and all("LIMIT" in sql for sql in reads)
