@@ -30,7 +30,7 @@ from events.models import (
 )
 from forcebuilder.forms import NewForceForm
 from forcebuilder.models import Force
-from onefinity.http import HtmxHttpRequest
+from onefinity.http import HtmxHttpRequest, record_id
 from onefinity.rules import ForceSpec
 from tablegen.engine.render import svg
 
@@ -150,9 +150,8 @@ def me(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
 
 
 def _my_list(request: HtmxHttpRequest, value: str) -> Force | None:
-    if not (value.isascii() and value.isdigit() and len(value) < 12):
-        return None
-    return owned(request, Force).filter(pk=int(value)).first()
+    pk = record_id(value)
+    return None if pk is None else owned(request, Force).filter(pk=pk).first()
 
 
 @require_POST

@@ -14,7 +14,8 @@ from events.models import (
     Event,
     Round,
 )
-from onefinity.http import HtmxHttpRequest
+from onefinity.http import HtmxHttpRequest, read_version
+from onefinity.rules.text import whole_number
 
 
 def organized(request: HtmxHttpRequest, event_id: int) -> Event:
@@ -59,12 +60,8 @@ def get_round(event: Event, number: int) -> Round:
 
 
 def sent_version(request: HtmxHttpRequest) -> int:
-    try:
-        return int(request.POST.get("version", ""))
-    except ValueError:
-        return -1
+    return read_version(request.POST.get("version"))
 
 
 def start_from(request: HtmxHttpRequest) -> int:
-    value = request.GET.get("from", "1")
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 6 else 0
+    return whole_number(request.GET.get("from", "1"), 0, 99_999) or 0

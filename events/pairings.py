@@ -9,7 +9,7 @@ import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from onefinity.rules.text import normalize_name, quoted, text_problem
+from onefinity.rules.text import normalize_name, quoted, text_problem, whole_number
 
 COLUMNS = ("round", "table", "player A", "player B")
 MAX_CSV_BYTES = 100_000
@@ -54,10 +54,7 @@ def player_key(name: str) -> str:
 
 
 def _whole_number(text: str) -> int | None:
-    text = text.strip()
-    if not text.isascii() or not text.isdigit() or len(text) > 6:
-        return None
-    return int(text)
+    return whole_number(text.strip(), 0, 999_999)
 
 
 def check_rows(

@@ -39,7 +39,8 @@ from events.pairings import (
     player_key,
     read_csv_rows,
 )
-from onefinity.http import HtmxHttpRequest
+from onefinity.http import HtmxHttpRequest, record_id
+from onefinity.rules.text import whole_number
 from tablegen.engine.tables import table_document
 from tablegen.models import Pack, Table
 
@@ -115,35 +116,30 @@ def round_tables(request: HtmxHttpRequest, event_id: int, round_number: int) -> 
     documents: list[dict[str, Any]] = []
     if source == "pack":
         pack_id = request.POST.get("pack", "")
-        pack = (
-            owned(request, Pack).filter(pk=int(pack_id)).first()
-            if pack_id.isascii() and pack_id.isdigit() and len(pack_id) < 12
-            else None
-        )
+        pack_pk = record_id(pack_id)
+        pack = owned(request, Pack).filter(pk=pack_pk).first() if pack_pk else None
         if pack is None or len(pack.tables) < pack.count:
             return _round_refused(request, event, round_, ["Choose one of your finished packs."])
         documents = list(pack.tables)[:MAX_TABLES_PER_ROUND]
         label = f"the pack {pack.name}"
     elif source == "tables":
-        chosen = [
-            v for v in request.POST.getlist("tables") if v.isascii() and v.isdigit() and len(v) < 12
-        ]
+        chosen = [pk for v in request.POST.getlist("tables") if (pk := record_id(v)) is not None]
         if not chosen:
             return _round_refused(request, event, round_, ["Tick the saved tables to use."])
         if len(chosen) > MAX_TABLES_PER_ROUND:
             return _round_refused(
                 request, event, round_, [f"A round has at most {MAX_TABLES_PER_ROUND} tables."]
             )
-        found = {t.pk: t for t in owned(request, Table).filter(pk__in=[int(v) for v in chosen])}
+        found = {t.pk: t for t in owned(request, Table).filter(pk__in=chosen)}
         if len(found) != len(set(chosen)):
             return _round_refused(request, event, round_, ["Choose among your saved tables."])
         try:
-            documents = [table_document(found[int(v)].to_spec()) for v in dict.fromkeys(chosen)]
+            documents = [table_document(found[pk].to_spec()) for pk in dict.fromkeys(chosen)]
         except DamagedRecord as damaged:
             return _round_refused(
                 request, event, round_, [f"{damaged.record} no longer reads: {damaged.problem}."]
             )
-        label = "saved tables " + ", ".join(found[int(v)].name for v in dict.fromkeys(chosen))
+        label = "saved tables " + ", ".join(found[pk].name for pk in dict.fromkeys(chosen))
     elif source == "none":
         label = ""
     else:
@@ -199,16 +195,13 @@ def round_pairings(request: HtmxHttpRequest, event_id: int, round_number: int) -
     round_ = get_round(event, round_number)
     players, names = _players_by_name(event)
     raw = []
-    rows_sent = request.POST.get("rows", "")
-    if not (
-        rows_sent.isascii()
-        and rows_sent.isdigit()
-        and 1 <= int(rows_sent[:4]) <= MAX_TABLES_PER_ROUND
-    ):
+    # How many rows the form drew: bounded before it is looped over (the first four
+    # characters were checked and then all were read: 0001000000 held a thread for 42 s).
+    count = whole_number(request.POST.get("rows", ""), 1, MAX_TABLES_PER_ROUND)
+    if count is None:
         return _round_refused(
             request, event, round_, ["The form came incomplete: reload the page and try again."]
         )
-    count = int(rows_sent)
     for index in range(count):
         a = request.POST.get(f"a-{index}", "")
         b = request.POST.get(f"b-{index}", "")

@@ -21,6 +21,7 @@ from forcebuilder.edits import EditError
 from forcebuilder.naming import trooper_label, unit_label
 from onefinity.rules import ForceSpec
 from onefinity.rules.ruleset import CatalogueEntry, Ruleset
+from onefinity.rules.text import whole_number
 
 # How long a description may be (ForceRevision.description).
 MAX_DESCRIPTION = 200
@@ -58,11 +59,16 @@ def find_trooper(force: ForceSpec, key: str) -> tuple[int, int]:
     raise EditError("That trooper is no longer in the list; reload the page.")
 
 
+# No list holds more units, or a unit more troopers, than the readers allow; a position
+# past these is no position of any list.
+_LARGEST_POSITION = 999
+
+
 def _index(data: QueryDict, key: str) -> int:
-    try:
-        return int(data.get(key, ""))
-    except ValueError:
-        raise EditError("That part of the list is no longer there; reload the page.") from None
+    index = whole_number(data.get(key, ""), 0, _LARGEST_POSITION)
+    if index is None:
+        raise EditError("That part of the list is no longer there; reload the page.")
+    return index
 
 
 def _unit(force: ForceSpec, data: QueryDict) -> int:
@@ -82,10 +88,13 @@ def _trooper(force: ForceSpec, data: QueryDict) -> tuple[int, int]:
 
 
 def _points(data: QueryDict) -> int:
-    try:
-        return int(data.get("points_limit", ""))
-    except ValueError:
-        raise EditError("The game size is a whole number of points.") from None
+    text = data.get("points_limit", "").strip()
+    if not (text.isascii() and text.isdigit()):
+        raise EditError("The game size is a whole number of points.")
+    # Digits past any game size read as one past the largest, whose message gives the range
+    # (set_points_limit): the size is checked before the digits are read.
+    points = whole_number(text, 0, 10**6)
+    return 10**6 + 1 if points is None else points
 
 
 # --- the actions ------------------------------------------------------------------------------

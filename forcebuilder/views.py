@@ -30,7 +30,7 @@ from forcebuilder.problems import problems
 from forcebuilder.sheets import ForceSheet, force_sheet
 from onefinity.downloads import attachment, download, printed_once
 from onefinity.examples import ExampleForce, example_forces
-from onefinity.http import HtmxHttpRequest
+from onefinity.http import HtmxHttpRequest, read_version
 from onefinity.rules import (
     ForceDocumentError,
     ForceSpec,
@@ -197,10 +197,8 @@ def editor(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def _sent_version(request: HtmxHttpRequest, force: Force) -> int:
     """The version of the list the editing page showed (the current one when the form sent
     none, as a script might)."""
-    try:
-        return int(request.POST.get("version", force.version))
-    except ValueError:
-        return -1
+    sent = request.POST.get("version")
+    return force.version if sent is None else read_version(sent)
 
 
 def _stale(request: HtmxHttpRequest, force: Force, error: StaleVersion) -> HttpResponse:

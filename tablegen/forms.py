@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 
+from onefinity.http import read_version
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS
 from onefinity.rules.jsontext import JsonTextError, parse_json
@@ -27,7 +28,7 @@ from tablegen.engine.render import kinds
 from tablegen.engine.tables import MAX_NAME_LENGTH, TableDocumentError, read_name
 
 # A hex as a stroke names it: "q,r" (the board's coordinates are far below 6 digits).
-HEX_SPOT = re.compile(r"(-?\d{1,6}),(-?\d{1,6})")
+HEX_SPOT = re.compile(r"(-?[0-9]{1,6}),(-?[0-9]{1,6})")
 
 
 def clean_table_name(value: str) -> str:
@@ -210,10 +211,8 @@ class TerrainForm(forms.Form):
 def sent_version(data: Any, current: int) -> int:
     """The version of the record the page showed (the current one when the form sent none,
     as a script might); -1, always stale, when it is not a number."""
-    try:
-        return int(data.get("version", current))
-    except (TypeError, ValueError):
-        return -1
+    sent = data.get("version")
+    return current if sent is None else read_version(sent)
 
 
 # The box form's words for tablegen.engine.boxes.EMPTY_BOX: said of its counts.

@@ -24,6 +24,7 @@ from django.utils.http import urlencode
 from onefinity.rules.hexgrid import Hex
 from onefinity.rules.lineoffire import line_of_fire
 from onefinity.rules.ruleset import TableRules
+from onefinity.rules.text import whole_number
 from tablegen.engine.edits import EditError, footprint, mapping, remove_piece, stamp
 from tablegen.engine.library import Piece, TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table, sightlines
@@ -241,11 +242,12 @@ def metric_notes(rules: TableRules) -> dict[str, dict[str, str]]:
 
 def hex_param(value: str | None, table: TableSpec) -> Hex | None:
     """A hex "q,r" from the query, if it is on the table."""
-    try:
-        q, r = (int(part) for part in (value or "").split(","))
-    except ValueError:
+    parts = (value or "").split(",")
+    if len(parts) != 2:
         return None
-    return (q, r) if (q, r) in table.board else None
+    # Far past any board's coordinates, read only once their size is known.
+    q, r = (whole_number(part, -10_000, 10_000) for part in parts)
+    return (q, r) if q is not None and r is not None and (q, r) in table.board else None
 
 
 def spot(hex_: Hex) -> str:

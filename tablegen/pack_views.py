@@ -24,8 +24,9 @@ from accounts.ownership import (
     owner_fields,
 )
 from onefinity.downloads import download
-from onefinity.http import HtmxHttpRequest
+from onefinity.http import HtmxHttpRequest, record_id
 from onefinity.rules import current_ruleset
+from onefinity.rules.text import whole_number
 from tablegen.box_views import box_choices
 from tablegen.engine.metrics import check_table
 from tablegen.engine.tables import table_document
@@ -149,11 +150,7 @@ def pack_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 def _table_number(pack: Pack, value: object) -> int | None:
     """A table number from a form or query: None unless the pack has that table."""
-    try:
-        number = int(str(value))
-    except ValueError:
-        return None
-    return number if 1 <= number <= pack.made else None
+    return whole_number(value, 1, pack.made)
 
 
 def _no_such_table(request: HtmxHttpRequest, pack: Pack) -> HttpResponse:
@@ -313,10 +310,7 @@ def pack_table_replace(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 def _whole(value: object) -> int:
     """A record's id from a form: 0 (which no record has) when it is not a number."""
-    try:
-        return int(str(value))
-    except ValueError:
-        return 0
+    return record_id(value) or 0
 
 
 @require_POST

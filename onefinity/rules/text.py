@@ -70,3 +70,22 @@ def normalize_name(text: str) -> str:
     if name.isascii() or any(unicodedata.category(ch) not in _SHOWS_NOTHING for ch in name):
         return name
     return ""
+
+
+def whole_number(text: object, low: int, high: int) -> int | None:
+    """A whole number sent as text (a form field, a query, a CSV cell), or None unless it is
+    ASCII digits (a leading ``-`` when ``low`` is negative) naming a number from ``low`` to
+    ``high``. The bound is checked on the digits before anything is converted or used, so
+    no text makes work that grows with its size: ``0001000000`` is a million and refused
+    by its length, not read and then looped over; ``int()`` would also take ``" 7"``,
+    ``"1_000"`` and non-ASCII digits such as ``"٣"``, none of which a form of ours sends."""
+    if not isinstance(text, str) or not text.isascii():
+        return None
+    digits = text[1:] if text.startswith("-") and low < 0 else text
+    if not digits.isdigit():
+        return None
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(max(abs(low), abs(high)))):
+        return None
+    number = -int(significant) if digits is not text else int(significant)
+    return number if low <= number <= high else None

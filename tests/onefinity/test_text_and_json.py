@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from onefinity.rules.jsontext import MAX_NUMBER_DIGITS, JsonTextError, parse_json
-from onefinity.rules.text import normalize_name, text_problem
+from onefinity.rules.text import normalize_name, text_problem, whole_number
 
 
 @given(st.text())
@@ -86,3 +86,43 @@ json_values = st.recursive(
 def test_every_ordinary_json_value_reads_back_as_json_would(value):
     text = json.dumps(value)
     assert parse_json(text) == json.loads(text)
+
+
+# --- whole numbers sent as text ----------------------------------------------------------
+
+
+@given(st.integers(-(10**6), 10**6), st.integers(0, 50))
+def test_a_whole_number_within_its_bounds_reads_as_itself_however_zero_padded(number, zeros):
+    text = ("-" if number < 0 else "") + "0" * zeros + str(abs(number))
+    assert whole_number(text, -(10**6), 10**6) == number
+
+
+@given(st.integers(), st.integers(0, 5_000))
+def test_a_whole_number_outside_its_bounds_is_none_without_reading_its_digits(number, zeros):
+    text = ("-" if number < 0 else "") + "0" * zeros + str(abs(number))
+    expected = number if 1 <= number <= 128 else None
+    assert whole_number(text, 1, 128) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *["", "-", "--1", "+5", " 7", "7 ", "1_000", "1e3", "0x10", "12\x00", "-1"],
+        # Digits int() reads but no form of ours sends: Arabic-Indic, full-width, superscript.
+        *["\u0663", "\uff11\uff12", "\u00b2"],
+    ],
+)
+def test_only_ascii_digits_are_a_whole_number(text):
+    assert whole_number(text, 0, 10**6) is None
+
+
+def test_a_whole_number_at_its_bounds():
+    assert whole_number("1", 1, 128) == 1
+    assert whole_number("128", 1, 128) == 128
+    assert whole_number("0", 1, 128) is None
+    assert whole_number("129", 1, 128) is None
+    assert whole_number("-5", -5, 5) == -5
+    assert whole_number("-6", -5, 5) is None
+    assert whole_number(None, 0, 1) is None
+    # Ten thousand digits are refused by their count, not converted (int() would raise).
+    assert whole_number("9" * 10_000, 0, 10**6) is None
