@@ -10,7 +10,7 @@ app_name = "events"
 urlpatterns = [
     path("events/", views.my_events, name="mine"),
     path("events/new/", views.event_new, name="new"),
-    path("events/join/<str:join_code>/", entry_views.join, name="join"),
+    path("events/join/<code:join_code>/", entry_views.join, name="join"),
     path("events/<int:event_id>/", views.dashboard, name="dashboard"),
     path("events/<int:event_id>/edit/", views.event_edit, name="edit"),
     path("events/<int:event_id>/delete/", views.event_delete, name="delete"),
@@ -65,5 +65,5 @@ urlpatterns = [
     path("events/<int:event_id>/me/withdraw/", entry_views.withdraw, name="withdraw"),
     path("events/<int:event_id>/me/leave/", entry_views.leave, name="leave"),
     path("events/<int:event_id>/lists/", entry_views.reveal, name="reveal"),
-    path("events/<int:event_id>/lists/<str:list_code>/", entry_views.snapshot, name="snapshot"),
+    path("events/<int:event_id>/lists/<code:list_code>/", entry_views.snapshot, name="snapshot"),
 ]

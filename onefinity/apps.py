@@ -9,7 +9,13 @@ class OnefinityConfig(AppConfig):
     verbose_name = "Onefinity rules"
 
     def ready(self) -> None:
+        from django.urls import register_converter
+
+        from onefinity.converters import CodeConverter
+
         checks.register(check_rulesets)
+        # Before any URLconf is read: every app's routes write <code:...>.
+        register_converter(CodeConverter, "code")
 
 
 def check_rulesets(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:

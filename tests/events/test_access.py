@@ -136,8 +136,8 @@ def url_of(pattern: URLPattern, world: dict) -> str:
         "<int:event_id>": str(world["event"].pk),
         "<int:entry_id>": str(world["alice"].pk),
         "<int:round_number>": "1",
-        "<str:join_code>": world["event"].join_code,
-        "<str:list_code>": world["alice"].code,
+        "<code:join_code>": world["event"].join_code,
+        "<code:list_code>": world["alice"].code,
     }
     for placeholder, value in values.items():
         route = route.replace(placeholder, value)
