@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from django.core.cache import cache
 from django.http import HttpResponse
@@ -31,6 +33,40 @@ def download(
     content: bytes | str, content_type: str, name: str, suffix: str, fallback: str
 ) -> HttpResponse:
     return attachment(HttpResponse(content, content_type=content_type), name, suffix, fallback)
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP's list).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# Opened in a spreadsheet that splits on ";" (most of Europe) or ",", each piece between
+# separators becomes a cell of its own: each is guarded, not only the start of the text.
+_PIECES = re.compile(r"([,;])")
+
+
+def spreadsheet_cell(value: object) -> str:
+    """A value as a CSV cell no spreadsheet runs as a formula, whichever of "," and ";" it
+    splits on: each piece that starts (after spaces and quotes) with = + - @, a tab or a
+    carriage return gets a ' before it (OWASP's "CSV injection" advice). Numbers are
+    written as they are."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    pieces = _PIECES.split(str(value))
+    for i in range(0, len(pieces), 2):
+        piece = pieces[i]
+        stripped = piece.lstrip(' "')
+        if stripped[:1] in _FORMULA_STARTS and stripped:
+            at = len(piece) - len(stripped)
+            pieces[i] = piece[:at] + "'" + stripped
+    return "".join(pieces)
+
+
+def csv_text(rows: Iterable[Iterable[object]]) -> str:
+    """Rows as CSV for a spreadsheet: every cell guarded (``spreadsheet_cell``) and quoted,
+    so that a ";" in a name does not split it either."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_ALL)
+    for row in rows:
+        writer.writerow([spreadsheet_cell(cell) for cell in row])
+    return out.getvalue()
 
 
 def render_pdf(html: str) -> bytes:

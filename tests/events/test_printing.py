@@ -6,13 +6,17 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import zipfile
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pypdf import PdfReader
 
 from events import printing
 from events.models import Pairing
+from onefinity.downloads import spreadsheet_cell
 from onefinity.rules import read_force_document
 from tests.events.conftest import LEGAL_POINTS, make_force
 
@@ -193,3 +197,32 @@ def test_composition_refuses_sheets_that_are_not_one_page_each():
     two_pages = render_pdf("<p>one</p><p style='break-before: page'>two</p>")
     with pytest.raises(CompositionError):
         compose(None, two_pages, b"", [[]])
+
+
+@pytest.mark.parametrize(
+    ("name", "guarded"),
+    [
+        ("Plain;@SUM(1+1)", "Plain;'@SUM(1+1)"),
+        ("Plain,=1+1", "Plain,'=1+1"),
+        ("a; -2+3", "a; '-2+3"),
+        ("+cmd", "'+cmd"),
+        ("Wardens", "Wardens"),
+    ],
+)
+def test_no_piece_of_a_name_runs_as_a_formula_whichever_separator_a_spreadsheet_splits_on(
+    organizer_client, joined, player, event, name, guarded
+):
+    force = make_force(player, name)
+    joined[0].submit(force, accept_problems=False)
+    event.lock_all()
+    text = organizer_client.get(f"/events/{event.pk}/lists.csv").content.decode()
+    row = next(csv.reader(io.StringIO(text.splitlines()[1])))
+    assert row[1] == guarded
+
+
+@given(st.text(alphabet=st.sampled_from("ab ;,=+-@\t\r\"'1"), max_size=30))
+def test_a_guarded_cell_has_no_piece_a_spreadsheet_would_run(text):
+    for piece in re.split("[,;]", spreadsheet_cell(text)):
+        assert piece.lstrip(' "')[:1] not in ("=", "+", "-", "@", "\t", "\r")
+    # Nothing else changes: without the guards it is the text again.
+    assert spreadsheet_cell(text).replace("'", "") == text.replace("'", "")
