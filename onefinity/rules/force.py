@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from onefinity.rules.text import DocumentError, quoted, text_problem
+from onefinity.rules.text import DocumentError, quoted, text_problem, without_invisible
 
 FORCE_FORMAT = "onefinity-force"
 FORCE_VERSION = 1
@@ -113,12 +113,12 @@ def _checked(text: str, path: str, max_length: int, required: bool) -> str:
 
 
 def _text(value: object, path: str, max_length: int, required: bool) -> str:
-    """A name: trimmed at both ends."""
+    """A name: trimmed at both ends, without direction overrides and invisible characters."""
     if value is None and not required:
         return ""
     if not isinstance(value, str):
         raise ForceDocumentError(path, f"expected text, got {_type_name(value)}")
-    return _checked(value.strip(), path, max_length, required)
+    return _checked(without_invisible(value).strip(), path, max_length, required)
 
 
 def _id(value: object, path: str) -> str:

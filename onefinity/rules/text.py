@@ -61,12 +61,40 @@ def escaped(value: object, limit: int = 40) -> str:
 _SHOWS_NOTHING = {"Cf", "Mn", "Me", "Zs", "Zl", "Zp", "Cc", "Cs"}
 
 
+# Characters that change how the text around them is shown without showing themselves:
+# direction overrides, embeddings and isolates (U+202A-202E, U+2066-2069), direction marks
+# (U+200E, U+200F, U+061C), zero-width spaces and joiners (U+200B-200D), the byte-order
+# mark (U+FEFF) and tag characters (U+E0000-E007F). In a name they can make one player
+# look like another on a dashboard, reverse a CSV cell or hide text in a PDF; no name
+# needs them, so every name loses them.
+_INVISIBLE = dict.fromkeys(
+    [
+        *range(0x202A, 0x202F),
+        *range(0x2066, 0x206A),
+        0x200E,
+        0x200F,
+        0x061C,
+        *range(0x200B, 0x200E),
+        0xFEFF,
+        *range(0xE0000, 0xE0080),
+    ]
+)
+
+
+def without_invisible(text: str) -> str:
+    """``text`` without the characters that change its look unseen (``_INVISIBLE``)."""
+    if text.isascii():
+        return text
+    return text.translate(_INVISIBLE)
+
+
 def normalize_name(text: str) -> str:
     """A name as typed, with runs of white space (tabs, new lines included) made one space
-    and the ends trimmed: what a person meant when they pasted it. A name of which nothing
+    and the ends trimmed: what a person meant when they pasted it. Direction overrides and
+    invisible characters are removed (``without_invisible``). A name of which nothing
     shows (only zero-width spaces, say) is no name: "" (a list or link named so could not be
     seen, or clicked)."""
-    name = " ".join(text.split())
+    name = " ".join(without_invisible(text).split())
     if name.isascii() or any(unicodedata.category(ch) not in _SHOWS_NOTHING for ch in name):
         return name
     return ""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from onefinity.rules.hexgrid import Board
 from onefinity.rules.ruleset import TableRules
-from onefinity.rules.text import escaped, quoted, text_problem
+from onefinity.rules.text import escaped, quoted, text_problem, without_invisible
 from tablegen.engine.generate import (
     Parameters,
     candidates,
@@ -118,7 +118,7 @@ def read_box_name(value: object) -> str:
         return DEFAULT_NAME
     if not isinstance(value, str):
         raise BoxError("name", f"expected text of at most {MAX_NAME} characters")
-    name = " ".join(value.split())
+    name = " ".join(without_invisible(value).split())
     if len(name) > MAX_NAME:
         raise BoxError("name", f"is {len(name)} characters long; at most {MAX_NAME}")
     problem = text_problem(name)

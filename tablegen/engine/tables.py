@@ -16,7 +16,7 @@ from onefinity.rules.hexgrid import (
     standard_board,
 )
 from onefinity.rules.ruleset import TableRules
-from onefinity.rules.text import DocumentError, quoted, text_problem
+from onefinity.rules.text import DocumentError, quoted, text_problem, without_invisible
 from tablegen.engine.library import CUSTOM, terrain_library
 
 TABLE_FORMAT = "onefinity-table"
@@ -201,7 +201,7 @@ def read_name(value: object, path: str = "name", default: str = DEFAULT_NAME) ->
         return default
     if not isinstance(value, str):
         raise TableDocumentError(path, f"expected text of at most {MAX_NAME_LENGTH} characters")
-    name = value.strip()
+    name = without_invisible(value).strip()
     if len(name) > MAX_NAME_LENGTH:
         raise TableDocumentError(path, f"is {len(name)} characters long; at most {MAX_NAME_LENGTH}")
     problem = text_problem(name)

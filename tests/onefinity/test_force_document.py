@@ -158,10 +158,17 @@ def test_control_characters_and_surrogates_are_refused_in_every_text(path, chara
         read_force_document(_mutated(path, f"abc{character}def"))
 
 
-@pytest.mark.parametrize("text", ["Café — 2nd", "Δ-squad 🚀", "line\u2028separator", "zw\u200dj"])
+@pytest.mark.parametrize("text", ["Café — 2nd", "Δ-squad 🚀", "line\u2028separator"])
 def test_printable_and_harmless_unicode_is_kept(text):
     force = read_force_document(_mutated(("name",), text))
     assert force.name == text
+
+
+@pytest.mark.parametrize(
+    ("text", "name"), [("zw\u200dj", "zwj"), ("\u202eSalty\u202c", "Salty"), ("a\ufeffb", "ab")]
+)
+def test_invisible_and_direction_characters_leave_a_name(text, name):
+    assert read_force_document(_mutated(("name",), text)).name == name
 
 
 @pytest.mark.parametrize(
