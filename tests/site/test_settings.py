@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -162,3 +164,39 @@ def test_the_deploy_check_asks_for_trusted_proxies_behind_a_proxy():
     behind = {**SECURE, "EMAIL_HOST": "smtp.example", "SECURE_PROXY_SSL_HEADER": "1"}
     assert "onefinity.W002" in deploy_check(**behind).stderr
     assert "onefinity.W002" not in deploy_check(**behind, TRUSTED_PROXIES="1").stderr
+
+
+def readme_production_environment() -> dict[str, str]:
+    """The variables of the README's production command (``... make serve``), as written."""
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"```sh\n([^`]*?make serve)\n```", readme)
+    assert block is not None, "the README's production command"
+    words = shlex.split(block.group(1).replace("\\\n", " "))
+    assert words[-2:] == ["make", "serve"]
+    return dict(word.split("=", 1) for word in words[:-2])
+
+
+def test_the_readmes_production_command_passes_the_deploy_check_as_make_serve_runs_it(
+    tmp_path,
+):
+    env = readme_production_environment()
+    assert env["SILENCED_SYSTEM_CHECKS"] == ""  # nothing silenced: every warning counts
+    # make serve's own check, with its environment: the README's variables over the
+    # Makefile's defaults. (It stopped at security.W005 and W021 until 2026-11-25.)
+    result = subprocess.run(
+        ["make", "--no-print-directory", "check-deploy"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=environment(**env, SECRET_KEY=STRONG_KEY),
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_without_the_hsts_promises_the_deploy_check_still_warns():
+    env = readme_production_environment()
+    for promise in ("SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD"):
+        result = deploy_check(**SECURE, **{**env, promise: "0"})
+        assert result.returncode != 0
