@@ -29,6 +29,10 @@ A failed guess keeps its record; a successful one removes this address's records
 account. Reading the counts is bounded: at most ``_account_read()`` records of an account
 are read, past which the wait is at its longest anyway.
 
+Sign-ups: at most ``SIGNUPS_PER_ADDRESS`` accounts made per client address in
+``SIGNUP_WINDOW`` seconds (each account has its own quotas: accounts made without limit
+would multiply them); only accounts made count.
+
 Password-reset e-mails work the other way: a refused request removes its record again, so
 that a stranger asking for resets of someone's address cannot keep its owner from the reset
 that lifts a login wait for longer than ``PASSWORD_RESET_WINDOW``.
@@ -159,6 +163,7 @@ def _longest_memory() -> timedelta:
         _account_memory(),
         timedelta(seconds=settings.LOGIN_FAILURE_WINDOW),
         timedelta(seconds=settings.PASSWORD_RESET_WINDOW),
+        timedelta(seconds=settings.SIGNUP_WINDOW),
     )
 
 
@@ -242,6 +247,27 @@ def forget_account(account_name: str) -> None:
     """Lift the wait on an account: its owner has just proved who they are another way
     (a password reset through their e-mail), or the account is gone."""
     Attempt.objects.filter(kind=Attempt.Kind.PASSWORD, account=_account(account_name)).delete()
+
+
+def sign_up(request: HttpRequest) -> Refusal | None:
+    """Count one account about to be made from this client's address; a refusal means: do
+    not make it. Every account has its own quotas, so accounts made without limit would
+    multiply them. Only accounts made count: a refused sign-up removes its record."""
+    record = _record(request, Attempt.Kind.SIGNUP, "")
+    now, window = record.at, timedelta(seconds=settings.SIGNUP_WINDOW)
+    made = Attempt.objects.filter(
+        kind=Attempt.Kind.SIGNUP, address=record.address, at__gt=now - window
+    ).exclude(pk=record.pk)
+    wait = _wait_for_window(made, settings.SIGNUPS_PER_ADDRESS, window, now)
+    if not wait:
+        return None
+    record.delete()
+    return Refusal(
+        f"{settings.SIGNUPS_PER_ADDRESS} accounts were made from your network in the last "
+        f"{in_words(settings.SIGNUP_WINDOW)}, the most we allow. Wait {in_words(wait)} and "
+        "try again, or make your account from another network (a phone's data, say).",
+        wait,
+    )
 
 
 def reset_mail(request: HttpRequest, email: str) -> Refusal | None:

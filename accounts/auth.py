@@ -36,6 +36,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(_next_page(request) or "forcebuilder:list")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        refusal = attempts.sign_up(request)
+        if refusal is not None:
+            form.add_error(None, refusal.message)
+            context = {"form": form, "next": _next_page(request) or ""}
+            page = render(request, "registration/signup.html", context)
+            return attempts.refused(page, refusal)
         user = form.save()
         # Logging in moves the lists built in this browser into the new account.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -3,13 +3,14 @@ from django.utils import timezone
 
 
 class Attempt(models.Model):
-    """A password guess or a password-reset e-mail, kept for a while to limit them (shared
+    """A password guess, a password-reset e-mail or a sign-up, kept for a while to limit them (shared
     by every app server through the database). Names and addresses are stored as keyed
     digests: the table says how often, never who. See ``accounts.attempts``."""
 
     class Kind(models.TextChoices):
         PASSWORD = "password", "password guess"
         RESET = "reset", "password-reset e-mail"
+        SIGNUP = "signup", "account made"
 
     kind = models.CharField(max_length=8, choices=Kind)
     account = models.CharField(max_length=64)

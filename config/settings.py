@@ -229,6 +229,11 @@ LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60, minimum=1)
 PASSWORD_RESETS_PER_EMAIL = env_int("PASSWORD_RESETS_PER_EMAIL", 3, minimum=1)
 PASSWORD_RESETS_PER_ADDRESS = env_int("PASSWORD_RESETS_PER_ADDRESS", 10, minimum=1)
 PASSWORD_RESET_WINDOW = env_int("PASSWORD_RESET_WINDOW", 60 * 60, minimum=1)
+# Accounts made from one client address in SIGNUP_WINDOW: every account has its own quotas,
+# so sign-ups without limit would multiply them. Twenty an hour leaves room for a club's
+# players signing up on a venue's Wi-Fi before an event.
+SIGNUPS_PER_ADDRESS = env_int("SIGNUPS_PER_ADDRESS", 20, minimum=1)
+SIGNUP_WINDOW = env_int("SIGNUP_WINDOW", 60 * 60, minimum=1)
 # How many reverse proxies stand in front of the site, each appending the address it saw
 # to X-Forwarded-For: the client's address is then the entry that many from the right.
 # 0 (the default) uses the connection's own address and never reads the header, which

@@ -458,3 +458,40 @@ def test_reading_an_accounts_guesses_is_bounded_however_many_there_are(victim, s
     assert int(refused["Retry-After"]) == settings.LOGIN_BACKOFF_MAX
     reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and "attempt" in q["sql"]]
     assert reads and all("LIMIT" in sql for sql in reads)
+
+
+def sign_up(name: str, address: str):
+    return Client().post(
+        "/accounts/signup/",
+        {
+            "username": name,
+            "email": f"{name}@example.com",
+            "password1": "a-long-pass-phrase",
+            "password2": "a-long-pass-phrase",
+        },
+        REMOTE_ADDR=address,
+    )
+
+
+def test_sign_ups_are_limited_per_address(settings, django_user_model):
+    settings.SIGNUPS_PER_ADDRESS = 3
+    for i in range(3):
+        assert sign_up(f"player{i}", "192.0.2.7").status_code == 302
+    refused = sign_up("player3", "192.0.2.7")
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "3600"
+    page = refused.content.decode()
+    assert "3 accounts were made from your network in the last 1 hour" in page
+    assert not django_user_model.objects.filter(username="player3").exists()
+    assert sign_up("player3", "192.0.2.8").status_code == 302  # another network
+    travel(settings.SIGNUP_WINDOW)
+    assert sign_up("player4", "192.0.2.7").status_code == 302
+
+
+def test_only_accounts_made_count_against_the_sign_up_limit(settings):
+    settings.SIGNUPS_PER_ADDRESS = 2
+    assert sign_up("taken", "192.0.2.7").status_code == 302
+    for _ in range(5):  # a name already taken: no account made, nothing counted
+        assert sign_up("taken", "192.0.2.7").status_code == 400
+    assert sign_up("second", "192.0.2.7").status_code == 302
+    assert sign_up("third", "192.0.2.7").status_code == 429
