@@ -144,12 +144,14 @@ class Owned(models.Model):
 
 
 class Shareable(models.Model):
-    """Readable by anyone holding its share code, while its owner shares it. A printed link
-    can be revoked: turn sharing off (the code answers 404 until it is turned on again), or
+    """Readable by anyone holding its share code, while its owner shares it. New things are
+    private until their owner turns sharing on (a list is often kept secret until an
+    event's reveal); things shared before 2026-11-25 stay shared. A printed link can be
+    revoked: turn sharing off (the code answers 404 until it is turned on again), or
     replace the link (the old code is gone for good)."""
 
     share_code = models.CharField(max_length=32, unique=True, default=new_share_code)
-    sharing = models.BooleanField(default=True)
+    sharing = models.BooleanField(default=False)
 
     class Meta:
         abstract = True
@@ -162,7 +164,7 @@ class Shareable(models.Model):
             message = 'Sharing is off: the link now answers "not found".'
         elif change == "on":
             self.sharing = True
-            message = "Sharing is on again, with the same link."
+            message = "Sharing is on: anyone with the link sees it read-only."
         elif change == "new":
             self.share_code = new_share_code()
             self.sharing = True

@@ -33,22 +33,31 @@ LEGAL_DOCUMENT: dict[str, Any] = {
 }
 
 
-def make_force(owner: Any = None, anonymous_owner: str = "", **changes: Any) -> Force:
-    """A saved list: the legal Wardens, with any top-level keys of the document changed."""
+def make_force(
+    owner: Any = None, anonymous_owner: str = "", shared: bool = True, **changes: Any
+) -> Force:
+    """A saved list: the legal Wardens, with any top-level keys of the document changed;
+    shared by its owner (new lists are private until then) unless ``shared`` is False."""
     document = copy.deepcopy(LEGAL_DOCUMENT) | changes
     spec = read_force_document(document)
     ruleset = library().get_or_current(spec.ruleset)
-    return Force.create_from_spec(
+    force = Force.create_from_spec(
         spec,
         ruleset.version,
         spec.points_limit or ruleset.force_limits.points,
         owner=owner,
         anonymous_owner=anonymous_owner,
     )
+    if shared:
+        force.set_sharing("on")
+    return force
 
 
-def make_table(owner: Any = None, seed: int = 5, symmetry: str = "point", name: str = "") -> Table:
-    """A saved generated table of the standard board."""
+def make_table(
+    owner: Any = None, seed: int = 5, symmetry: str = "point", name: str = "", shared: bool = True
+) -> Table:
+    """A saved generated table of the standard board, shared by its owner (new tables are
+    private until then) unless ``shared`` is False."""
     rules = current_ruleset().table
     spec, report = generate_table(
         rules,
@@ -56,7 +65,7 @@ def make_table(owner: Any = None, seed: int = 5, symmetry: str = "point", name: 
         standard_board(rules.rows, rules.columns),
         name,
     )
-    table = Table(owner=owner)
+    table = Table(owner=owner, sharing=shared)
     table.set_spec(spec, report)
     table.save()
     return table

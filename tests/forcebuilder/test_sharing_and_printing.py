@@ -106,6 +106,7 @@ def test_names_are_escaped_everywhere(owner_client, owner):
     document = dict(LEGAL_DOCUMENT, name="<script>alert(1)</script>")
     owner_client.post("/forces/import/", {"document": json.dumps(document), "confirm": "save"})
     force = owner.forces.get()
+    force.set_sharing("on")
     for url in (
         f"/forces/{force.pk}/",
         "/forces/",
@@ -286,3 +287,23 @@ def test_only_the_owner_changes_sharing_and_nonsense_changes_nothing(
     owner_client.post(f"/forces/{force.pk}/sharing/", {"change": "sideways"})
     force.refresh_from_db()
     assert force.sharing
+
+
+def test_a_new_list_is_private_until_its_owner_shares_it(owner_client, owner, client):
+    owner_client.post(
+        "/forces/new/", {"name": "Secret", "faction": "solar-concord", "points_limit": 75}
+    )
+    force = owner.forces.get()
+    assert not force.sharing
+    assert client.get(f"/s/{force.share_code}/").status_code == 404
+    page = owner_client.get(f"/forces/{force.pk}/").content.decode()
+    assert "Only you can see this list" in page and "Turn sharing on" in page
+    assert force.share_code not in page  # no link to hand out before it works
+    owner_client.post(f"/forces/{force.pk}/sharing/", {"change": "on"})
+    assert client.get(f"/s/{force.share_code}/").status_code == 200
+
+
+def test_a_list_shared_before_lists_were_private_stays_shared(force, client):
+    # The migration changed the default only: a stored list keeps its sharing.
+    assert Force._meta.get_field("sharing").default is False
+    assert force.sharing and client.get(f"/s/{force.share_code}/").status_code == 200

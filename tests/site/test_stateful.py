@@ -285,12 +285,23 @@ class AnOwner(RuleBasedStateMachine):
         assert response.status_code in (302, 404, 409)
         return self._newest(Force)
 
+    @rule(force=forces, change=st.sampled_from(["on", "off", "new", "sideways"]))
+    def share_a_list(self, force: int, change: str) -> None:
+        response = self.client.post(f"/forces/{force}/sharing/", {"change": change})
+        assert response.status_code in (302, 404)  # nonsense: a message, nothing changed
+
+    @rule(table=tables, change=st.sampled_from(["on", "off", "new"]))
+    def share_a_table(self, table: int, change: str) -> None:
+        response = self.client.post(f"/tables/{table}/sharing/", {"change": change})
+        assert response.status_code in (302, 404)
+
     @rule(target=forces, force=forces)
     def copy_from_the_share_link(self, force: int) -> int:
         current = Force.objects.filter(pk=force).first()
         if current is not None:
             response = self.client.post(f"/s/{current.share_code}/copy/")
-            assert response.status_code in (302, 409)
+            # New lists are private until shared: the link answers as if it did not exist.
+            assert response.status_code in ((302, 409) if current.sharing else (404,))
         return self._newest(Force)
 
     @rule(force=forces)
@@ -567,7 +578,8 @@ class AnOwner(RuleBasedStateMachine):
     def copy_a_table(self, table: int) -> int:
         current = Table.objects.filter(pk=table).first()
         if current is not None:
-            assert self.client.post(f"/t/{current.share_code}/copy/").status_code in (302, 409)
+            response = self.client.post(f"/t/{current.share_code}/copy/")
+            assert response.status_code in ((302, 409) if current.sharing else (404,))
         return self._newest(Table)
 
     # --- What must hold after every step ---------------------------------------------------

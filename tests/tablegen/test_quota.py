@@ -35,6 +35,7 @@ def test_a_browser_at_its_table_quota_gets_the_quota_page_and_nothing_is_saved(
 ):
     owner_client.post("/tables/save/", PARAMS)
     shared = owner.tables.get()
+    shared.set_sharing("on")
     browser = Client()
     assert browser.post("/tables/save/", PARAMS).status_code == 302
     assert browser.post("/tables/empty/", {"name": "G", "rows": 6, "columns": 5}).status_code == 302
@@ -50,6 +51,7 @@ def test_an_account_at_its_table_quota_gets_the_quota_page(small_quotas, owner_c
     for _ in range(3):
         assert owner_client.post("/tables/save/", PARAMS).status_code == 302
     shared = owner.tables.first()
+    shared.set_sharing("on")
     for way, response in every_way_to_make_a_table(owner_client, shared):
         assert response.status_code == 403, way
         assert "an account keeps at most 3" in response.content.decode()

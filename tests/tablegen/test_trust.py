@@ -35,8 +35,12 @@ OWNER_PAGES = [
 
 @pytest.fixture
 def table(owner_client, owner) -> Table:
+    """A table saved and then shared by its owner (new tables are private)."""
     owner_client.post("/tables/save/", PARAMS)
-    return owner.tables.get()
+    saved = owner.tables.get()
+    owner_client.post(f"/tables/{saved.pk}/sharing/", {"change": "on"})
+    saved.refresh_from_db()
+    return saved
 
 
 def assert_reads_back(table: Table) -> None:

@@ -33,8 +33,12 @@ def the_map(page: str) -> str:
 
 @pytest.fixture
 def table(owner_client, owner) -> Table:
+    """A table saved and then shared by its owner (new tables are private)."""
     owner_client.post("/tables/save/", PARAMS)
-    return owner.tables.get()
+    saved = owner.tables.get()
+    owner_client.post(f"/tables/{saved.pk}/sharing/", {"change": "on"})
+    saved.refresh_from_db()
+    return saved
 
 
 def test_fresh_database_pages_answer(client):
@@ -530,3 +534,13 @@ def test_a_setup_sheet_is_made_once_per_version_and_share_link(owner_client, tab
 
 def pdf_text(response) -> str:
     return PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
+
+
+def test_a_new_table_is_private_until_its_owner_shares_it(owner_client, owner, client):
+    owner_client.post("/tables/save/", PARAMS)
+    saved = owner.tables.get()
+    assert not saved.sharing
+    for suffix in ("", "table.json", "table.png", "setup.pdf"):
+        assert client.get(f"/t/{saved.share_code}/{suffix}").status_code == 404
+    page = owner_client.get(f"/tables/{saved.pk}/").content.decode()
+    assert "Only you can see this table" in page and "Turn sharing on" in page
