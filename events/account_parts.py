@@ -101,18 +101,27 @@ def deletion_summary(user: Any) -> list[str]:
     for entry in (
         Entry.objects.filter(player=user).exclude(event__owner=user).select_related("event")
     ):
-        lines.append(
-            f"Your entry in {entry.event.name} is withdrawn"
-            + (" (its organizer loses your locked list)." if entry.locked else ".")
-        )
+        if entry.stays_without_its_player:
+            lines.append(
+                f"Your entry in {entry.event.name} stays with its organizer under a neutral "
+                "name (its locked list, pairings and results; nothing that names you)."
+            )
+        else:
+            lines.append(f"Your entry in {entry.event.name} is withdrawn.")
     return lines
 
 
 def delete_account_data(user: Any) -> None:
-    """Withdraw the user's entries and delete the events they organize."""
+    """Delete the events the user organizes; withdraw their entries in other people's
+    events, except those the event needs (a locked list, a pairing), which stay with the
+    event under a neutral name (Entry.depart)."""
     with transaction.atomic():
-        Entry.objects.filter(player=user).delete()
         Event.objects.filter(owner=user).delete()
+        for entry in Entry.objects.filter(player=user).select_related("event"):
+            if entry.stays_without_its_player:
+                entry.depart()
+            else:
+                entry.delete()
 
 
 def _count(request: HttpRequest) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -201,9 +201,16 @@ class Entry(models.Model):
     snapshot of one of their lists, checked for the event) once they submit."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    # NULL once the player deleted their account after the event locked their list or
+    # paired them: the entry stays with the event under ``departed_name`` (see depart()).
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_entries"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="event_entries",
     )
+    departed_name = models.CharField(max_length=40, blank=True)
+    departed_at = models.DateTimeField(null=True, blank=True)
     # The snapshot's own read-only link (its printed roster's QR code).
     code = models.CharField(max_length=32, unique=True, default=new_share_code)
     joined_at = models.DateTimeField(auto_now_add=True)
@@ -243,7 +250,39 @@ class Entry(models.Model):
 
     @property
     def player_name(self) -> str:
+        if self.player is None:
+            return self.departed_name
         return str(self.player.get_username())
+
+    @property
+    def departed(self) -> bool:
+        return self.departed_at is not None
+
+    @property
+    def stays_without_its_player(self) -> bool:
+        """Whether the event needs this entry after its player leaves the site: its list
+        is locked (the organizer's record of what was played) or it is paired."""
+        return self.locked or Pairing.objects.filter(Q(player_a=self) | Q(player_b=self)).exists()
+
+    def depart(self) -> None:
+        """The player deleted their account: keep the entry for the event under a neutral
+        name ("Departed player 2"), with nothing personal left (no account, no live list,
+        the list's own name replaced); its locked list, pairings and results stay, and
+        the organizer sees that it departed."""
+        number = self.event.entries.exclude(departed_at=None).count() + 1
+        name = f"Departed player {number}"
+        document = dict(self.document) if isinstance(self.document, dict) else self.document
+        if isinstance(document, dict) and "name" in document:
+            document["name"] = f"List of {name.lower()}"
+        Entry.objects.filter(pk=self.pk).update(
+            player=None,
+            force=None,
+            departed_name=name,
+            departed_at=timezone.now(),
+            document=document,
+            list_name=f"List of {name.lower()}" if self.list_name else "",
+            version=F("version") + 1,
+        )
 
     @property
     def submitted(self) -> bool:

@@ -48,16 +48,37 @@ def test_the_deletion_summary_says_what_goes(paired, organizer, player, stranger
         "Your event Spring Open (05 Dec 2026) is deleted, with the entries and lists of its 2 other players."
     ]
     assert deletion_summary(player) == [
-        "Your entry in Spring Open is withdrawn (its organizer loses your locked list)."
+        "Your entry in Spring Open stays with its organizer under a neutral name (its locked "
+        "list, pairings and results; nothing that names you)."
     ]
     assert deletion_summary(stranger) == []
 
 
-def test_deleting_a_players_data_withdraws_their_entries_only(paired, player, event):
+def test_a_player_who_deletes_their_account_leaves_their_locked_list_with_the_event(
+    paired, player, event, organizer_client
+):
+    """It used to go with the account: the organizer's event lost the locked list and the
+    published pairing against it."""
+    delete_account_data(player)
+    player.delete()
+    alice = event.entries.get(departed_name="Departed player 1")
+    assert alice.player is None and alice.force is None and alice.departed
+    assert alice.locked and alice.points is not None
+    # Nothing that names them: not the account, not the list's own name.
+    assert alice.list_name == "List of departed player 1"
+    assert read_force_document(alice.document).name == "List of departed player 1"
+    assert "alice" not in json.dumps(alice.document).lower()
+    pairing = Pairing.objects.get()
+    assert (pairing.player_a, pairing.player_b.player_name) == (alice, "bob")
+    page = organizer_client.get(f"/events/{event.pk}/").content.decode()
+    assert "Departed player 1" in page and "account deleted" in page
+    for url in (f"/events/{event.pk}/rounds/1/", f"/events/{event.pk}/rosters.pdf"):
+        assert organizer_client.get(url).status_code == 200
+
+
+def test_a_player_not_yet_locked_or_paired_is_withdrawn(submitted, player, event):
     delete_account_data(player)
     assert list(event.entries.values_list("player__username", flat=True)) == ["bob"]
-    assert Event.objects.filter(pk=event.pk).exists()
-    assert not Pairing.objects.exists()  # the game against bob is gone with the entry
 
 
 def test_deleting_an_organizers_data_deletes_their_events(paired, organizer, player):
@@ -66,8 +87,11 @@ def test_deleting_an_organizers_data_deletes_their_events(paired, organizer, pla
     assert player.forces.count() == 1  # players keep their own lists
 
 
-def test_deleting_the_user_cascades_the_same_way(paired, player, organizer, event):
-    player.delete()
-    assert list(event.entries.values_list("player__username", flat=True)) == ["bob"]
-    organizer.delete()
-    assert not Event.objects.exists()
+def test_deleting_the_account_through_the_site_keeps_the_locked_entry(
+    paired, player, player_client, event
+):
+    response = player_client.post("/account/delete/", {"password": "a-long-pass-phrase"})
+    assert response.status_code == 302
+    assert not type(player).objects.filter(pk=player.pk).exists()
+    assert event.entries.filter(departed_name="Departed player 1", player=None).exists()
+    assert Pairing.objects.count() == 1
