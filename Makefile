@@ -27,8 +27,9 @@ $(VNU): package.json package-lock.json
 	test -f $@ && touch $@
 
 ## system: Debian packages the site and its tests use: Chromium for the browser tests
-## (never a downloaded browser), Pango, HarfBuzz and a font for WeasyPrint's PDFs.
-SYSTEM_PACKAGES := chromium libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+## (never a downloaded browser), Pango, HarfBuzz and a font for WeasyPrint's PDFs, nginx
+## in front of gunicorn for `make serve`.
+SYSTEM_PACKAGES := chromium libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core nginx
 system:
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	command -v java >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
@@ -52,12 +53,12 @@ run: setup system
 HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 4
-# Threaded workers (config/gunicorn.conf.py: gthread, 8 threads each) with a 10 s deadline
-# on request headers (config/serving.py, REQUEST_HEADER_TIMEOUT): two clients sending their
-# headers a byte at a time held both sync workers of the old setup and stalled the site.
-# Now idle and kept-alive connections wait in a poller, a slow client holds one of
-# WORKERS x 8 threads for 10 s at most, and a worker takes a connection only with a thread
-# free. tests/site/test_serving.py holds it to that; the proxy in front buffers requests.
+# deploy/serve.py starts Debian's nginx on HOST:PORT in front of gunicorn (on a Unix
+# socket) and stops them together: nginx reads each request whole (headers within 10 s),
+# so clients sending headers or bodies slowly wait in nginx, not in gunicorn's threads
+# (120 of them kept a normal request waiting 18 s against bare gunicorn;
+# tests/site/test_serve_stack.py). gunicorn itself runs threaded workers
+# (config/gunicorn.conf.py) with a deadline on request headers (config/serving.py).
 # Without EMAIL_HOST password-reset mails are printed to this terminal: fine on your own
 # machine, so allowed here (ALLOW_CONSOLE_EMAIL=1) and its deploy warning onefinity.W001
 # silenced with the HTTPS ones. With SILENCED_SYSTEM_CHECKS= (production) the deploy check
@@ -68,11 +69,11 @@ SERVE_ENV = DEBUG=0 STATIC_MANIFEST=1 \
 	SECURE_COOKIES="$${SECURE_COOKIES:-0}" \
 	ALLOW_CONSOLE_EMAIL="$${ALLOW_CONSOLE_EMAIL:-1}" \
 	SILENCED_SYSTEM_CHECKS="$${SILENCED_SYSTEM_CHECKS-security.W004,security.W008,security.W012,security.W016,onefinity.W001}"
-serve: setup .secret_key check-deploy
+serve: setup system .secret_key check-deploy
 	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput
 	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
-	$(SERVE_ENV) $(BIN)/gunicorn config.wsgi --config config/gunicorn.conf.py \
-		--bind $(HOST):$(PORT) --workers $(WORKERS) --access-logfile -
+	$(SERVE_ENV) $(BIN)/python deploy/serve.py --host $(HOST) --port $(PORT) --workers $(WORKERS) \
+		--no-task-worker
 
 ## check-deploy: Django's deploy check with the environment `make serve` runs with; any
 ## warning stops the start

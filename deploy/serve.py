@@ -1,0 +1,156 @@
+"""Run the site as `make serve` does: Debian's nginx in front, gunicorn behind it, and the
+task worker beside them; started together, stopped together.
+
+nginx buffers every request whole (headers within 10 s, a body that keeps arriving) before
+gunicorn sees it, so clients that dribble their headers or bodies wait in nginx's event
+loop, not in one of gunicorn's threads: 120 such connections held a bare gunicorn's threads
+and kept a normal request waiting 18 s. gunicorn listens on a Unix socket in a private
+folder, reachable only through nginx.
+
+Our nginx is one more proxy in front of Django: it appends the address it saw to
+X-Forwarded-For, so the site counts it with TRUSTED_PROXIES (this adds one to whatever the
+environment says about the proxies in front of `make serve`).
+
+    python deploy/serve.py --host 127.0.0.1 --port 8000 --workers 4
+    python deploy/serve.py --dev ...   # Django's runserver (DEBUG) and the worker, no nginx
+
+Ctrl+C (or SIGTERM) stops every process; if any of them stops on its own, the others are
+stopped too and the exit status says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NGINX_TEMPLATE = ROOT / "deploy" / "nginx.conf"
+ACCESS_LOG = '%({x-forwarded-for}i)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
+
+
+def nginx_config(folder: Path, host: str, port: int) -> str:
+    """deploy/nginx.conf with this run's folder, address and body limit filled in."""
+    # A little above the site's own limit (config.settings.MAX_REQUEST_BYTES, 5.1 MB), so
+    # that the site answers a body just over it with its own page.
+    body_limit = "6m"
+    user = "user root;" if os.geteuid() == 0 else ""
+    listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    text = NGINX_TEMPLATE.read_text()
+    for key, value in {
+        "@RUN@": str(folder),
+        "@LISTEN@": listen,
+        "@BODY_LIMIT@": body_limit,
+        "@USER@": user,
+    }.items():
+        text = text.replace(key, value)
+    return text
+
+
+def wait_for(check: object, process: subprocess.Popen[bytes], what: str, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"{what} stopped while starting (exit status {process.returncode})")
+        if check():  # type: ignore[operator]
+            return
+        time.sleep(0.05)
+    raise SystemExit(f"{what} did not start within {seconds:.0f} s")
+
+
+def can_connect(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn's worker processes")
+    parser.add_argument("--dev", action="store_true", help="runserver instead of nginx+gunicorn")
+    parser.add_argument("--no-task-worker", action="store_true", help="no task worker")
+    options = parser.parse_args()
+
+    python = sys.executable
+    folder = Path(tempfile.mkdtemp(prefix="onefinity-serve-"))
+    processes: list[tuple[str, subprocess.Popen[bytes]]] = []
+
+    def start(name: str, command: list[str], env: dict[str, str] | None = None) -> None:
+        processes.append((name, subprocess.Popen(command, cwd=ROOT, env=env)))
+
+    stopping = False
+
+    def stop(signum: int = signal.SIGTERM, frame: object = None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    status = 0
+    try:
+        if options.dev:
+            address = f"{options.host}:{options.port}"
+            start("runserver", [python, "manage.py", "runserver", address])
+            web = processes[-1][1]
+        else:
+            socket_path = folder / "gunicorn.sock"
+            env = dict(os.environ)
+            # nginx is a proxy the site must count (see the module's docstring).
+            env["TRUSTED_PROXIES"] = str(int(os.environ.get("TRUSTED_PROXIES", "0") or 0) + 1)
+            start(
+                "gunicorn",
+                [python, "-m", "gunicorn", "config.wsgi", "--config", "config/gunicorn.conf.py"]
+                + ["--bind", f"unix:{socket_path}", "--workers", str(options.workers)]
+                + ["--no-control-socket", "--access-logfile", "-"]
+                # The client's address is the one nginx saw (it arrives on a Unix socket).
+                + ["--access-logformat", ACCESS_LOG],
+                env,
+            )
+            wait_for(socket_path.exists, processes[-1][1], "gunicorn", 60)
+            (folder / "nginx.conf").write_text(nginx_config(folder, options.host, options.port))
+            nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+            start("nginx", [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf")])
+            web = processes[-1][1]
+            wait_for(lambda: can_connect(options.host, options.port), web, "nginx", 20)
+        if not options.no_task_worker:
+            start("task worker", [python, "manage.py", "run_jobs"])
+        print(
+            f"Serving on http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True
+        )
+        while not stopping:
+            for name, process in processes:
+                if process.poll() is not None:
+                    print(f"{name} stopped (exit status {process.returncode}): stopping", flush=True)
+                    status = 1
+                    stopping = True
+                    break
+            else:
+                time.sleep(0.2)
+    finally:
+        for _, process in reversed(processes):
+            if process.poll() is None:
+                process.terminate()
+        deadline = time.monotonic() + 15
+        for _, process in reversed(processes):
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

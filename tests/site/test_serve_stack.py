@@ -1,0 +1,162 @@
+"""`make serve`'s whole stack (deploy/serve.py: nginx in front of gunicorn) keeps answering
+while many clients send their headers or their bodies slowly.
+
+The red team's attack: 120 connections each sending one header line a second kept a normal
+request waiting 18 s against a bare gunicorn (its threads read headers). nginx reads every
+request whole before gunicorn sees it, in one event loop, so slow clients cost it a socket
+each and gunicorn nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.cookiejar
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.site.test_serving import free_port, timed_get
+
+ROOT = Path(__file__).resolve().parents[2]
+SLOW_HEADERS = 120
+SLOW_BODIES = 30
+
+pytestmark = pytest.mark.skipif(
+    not any(Path(p, "nginx").exists() for p in ("/usr/sbin", "/usr/bin")),
+    reason="make system installs Debian's nginx",
+)
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory) -> Iterator[tuple[int, Path]]:
+    folder = tmp_path_factory.mktemp("stack")
+    port, log = free_port(), folder / "serve.log"
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "EMAIL_"))
+        and k != "TRUSTED_PROXIES"
+    }
+    env.update(
+        DEBUG="0",
+        SECRET_KEY="stack-" + "q8w7e6r5t4y3u2i1o0p9" * 3,
+        ALLOWED_HOSTS="127.0.0.1",
+        ALLOW_CONSOLE_EMAIL="1",
+        DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
+        SECURE_COOKIES="0",  # as make serve runs on plain HTTP
+        LOGIN_FAILURES_PER_ADDRESS="3",
+        LOGIN_FAILURES_PER_ACCOUNT="100",
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120
+    )
+    command = [sys.executable, "deploy/serve.py", "--port", str(port), "--workers", "1"]
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            [*command, "--no-task-worker"], cwd=ROOT, env=env, stdout=output, stderr=output
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while "Serving on" not in log.read_text():
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+        yield port, log
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert process.returncode == 0, log.read_text()
+
+
+class Dribblers:
+    """Connections that send part of a request and then one more line (or body byte) a
+    second, until told to stop."""
+
+    def __init__(self, port: int, headers: int, bodies: int) -> None:
+        self.sockets: list[socket.socket] = []
+        for i in range(headers + bodies):
+            slow = socket.create_connection(("127.0.0.1", port), timeout=5)
+            if i < headers:
+                slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            else:
+                slow.sendall(
+                    b"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    b"Content-Type: application/x-www-form-urlencoded\r\n"
+                    b"Content-Length: 100000\r\n\r\nusername="
+                )
+            self.sockets.append(slow)
+        self.headers = headers
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.dribble, daemon=True)
+        self.thread.start()
+
+    def dribble(self) -> None:
+        n = 0
+        while not self.stop.wait(1):
+            n += 1
+            for i, slow in enumerate(self.sockets):
+                with contextlib.suppress(OSError):
+                    slow.send(f"X-Slow-{n}: a\r\n".encode() if i < self.headers else b"a")
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        for slow in self.sockets:
+            slow.close()
+
+
+def test_a_request_is_answered_within_a_second_while_slow_clients_send_headers_and_bodies(
+    stack,
+):
+    port, log = stack
+    assert timed_get(port)[0] == 200  # the first request loads the site
+    slow = Dribblers(port, SLOW_HEADERS, SLOW_BODIES)
+    try:
+        time.sleep(3)  # every slow client is well into its request
+        answers = [timed_get(port) for _ in range(5)]
+    finally:
+        slow.close()
+    assert all(status == 200 for status, _ in answers), log.read_text()
+    seconds = statistics.median(took for _, took in answers)
+    assert seconds < 1, f"answered after {seconds:.2f} s behind {len(slow.sockets)} slow clients"
+
+
+def log_in_through(port: int, forwarded_for: str) -> int:
+    """A failed login through the stack, claiming to come from ``forwarded_for``."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(f"http://127.0.0.1:{port}/accounts/login/", timeout=30).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    body = urllib.parse.urlencode(
+        {"csrfmiddlewaretoken": token, "username": "nobody", "password": "guess"}
+    ).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/accounts/login/",
+        data=body,
+        headers={"X-Forwarded-For": forwarded_for, "Referer": f"http://127.0.0.1:{port}/"},
+    )
+    try:
+        return opener.open(request, timeout=30).status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_the_site_counts_the_address_nginx_saw_not_the_one_a_client_wrote(stack):
+    port, log = stack
+    # The stack runs with LOGIN_FAILURES_PER_ADDRESS=3: three failures from this machine,
+    # each claiming another address, and the fourth is refused.
+    codes = [log_in_through(port, f"203.0.113.{i}") for i in range(4)]
+    assert codes == [200, 200, 200, 429], log.read_text()[-2000:]
+    # The access log names both: what the client wrote, then what nginx saw.
+    assert "203.0.113.0, 127.0.0.1 " in log.read_text()
