@@ -164,6 +164,7 @@ def _longest_memory() -> timedelta:
         timedelta(seconds=settings.LOGIN_FAILURE_WINDOW),
         timedelta(seconds=settings.PASSWORD_RESET_WINDOW),
         timedelta(seconds=settings.SIGNUP_WINDOW),
+        timedelta(seconds=settings.FRESH_WORK_WINDOW),
     )
 
 
@@ -266,6 +267,48 @@ def sign_up(request: HttpRequest) -> Refusal | None:
         f"{settings.SIGNUPS_PER_ADDRESS} accounts were made from your network in the last "
         f"{in_words(settings.SIGNUP_WINDOW)}, the most we allow. Wait {in_words(wait)} and "
         "try again, or make your account from another network (a phone's data, say).",
+        wait,
+    )
+
+
+def client_digest(request: HttpRequest) -> str:
+    """The client's address as the limits keep it: a keyed digest, never the address."""
+    return _digest(client_address(request))
+
+
+def _visitor(request: HttpRequest) -> str:
+    """Who is asking, as one name: the account, else this browser's session."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    session = getattr(request, "session", None)
+    if session is not None:
+        if session.session_key is None:
+            session.save()
+        return f"session:{session.session_key}"
+    return f"address:{client_address(request)}"
+
+
+def fresh_work(request: HttpRequest) -> Refusal | None:
+    """Count one piece of fresh heavy work (a printout made anew, a job queued) for this
+    visitor and address; a refusal means: do not make it. What is already made (a cached
+    printout, a finished job's file) costs nothing and is never counted. Only work done
+    counts: a refused request removes its record."""
+    record = _record(request, Attempt.Kind.WORK, _visitor(request))
+    now, window = record.at, timedelta(seconds=settings.FRESH_WORK_WINDOW)
+    done = Attempt.objects.filter(kind=Attempt.Kind.WORK, at__gt=now - window).exclude(pk=record.pk)
+    wait = _wait_for_window(
+        done.filter(account=record.account), settings.FRESH_WORK_PER_VISITOR, window, now
+    ) or _wait_for_window(
+        done.filter(address=record.address), settings.FRESH_WORK_PER_ADDRESS, window, now
+    )
+    if not wait:
+        return None
+    record.delete()
+    return Refusal(
+        f"Many new printouts and downloads were made for you in the last "
+        f"{in_words(settings.FRESH_WORK_WINDOW)}; wait {in_words(wait)} to make another. "
+        "Those already made download at once.",
         wait,
     )
 

@@ -3,7 +3,8 @@ from django.utils import timezone
 
 
 class Attempt(models.Model):
-    """A password guess, a password-reset e-mail or a sign-up, kept for a while to limit them (shared
+    """A password guess, a password-reset e-mail, a sign-up or a fresh piece of heavy work
+    (a printout, a job), kept for a while to limit them (shared
     by every app server through the database). Names and addresses are stored as keyed
     digests: the table says how often, never who. See ``accounts.attempts``."""
 
@@ -11,6 +12,7 @@ class Attempt(models.Model):
         PASSWORD = "password", "password guess"
         RESET = "reset", "password-reset e-mail"
         SIGNUP = "signup", "account made"
+        WORK = "work", "fresh printout or job"
 
     kind = models.CharField(max_length=8, choices=Kind)
     account = models.CharField(max_length=64)

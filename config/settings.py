@@ -67,8 +67,13 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    # Django's Tasks API (built into Django 6.0; the django-tasks backport on 5.2) with the
+    # database as its queue (django-tasks-db): see TASKS below.
+    "django_tasks",
+    "django_tasks_db",
     "onefinity",
     "accounts",
+    "jobs",
     "forcebuilder",
     "tablegen",
     "events",
@@ -217,6 +222,28 @@ LOGGING = {
     "loggers": {name: {"level": "WARNING"} for name in ("weasyprint", "fontTools")},
 }
 
+# Heavy work goes to a task worker (`manage.py run_jobs`, started by `make run` and `make
+# serve`) through Django's Tasks API. The queue is the database itself, so set-up stays two
+# commands and any number of workers share it; the code uses the Tasks API only, so another
+# backend (RQ, Celery) is a setting away. TASK_BACKEND=immediate runs each job inside the
+# request that asks for it (the unit tests do).
+TASK_BACKEND = os.environ.get("TASK_BACKEND", "database")
+if TASK_BACKEND not in ("database", "immediate"):
+    raise ImproperlyConfigured(f"TASK_BACKEND must be database or immediate, not {TASK_BACKEND!r}")
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend"
+        if TASK_BACKEND == "database"
+        else "django_tasks.backends.immediate.ImmediateBackend",
+        "QUEUES": ["default"],
+    }
+}
+# Jobs waiting or running at once, per owner and per client address (jobs.running).
+JOBS_ACTIVE_PER_OWNER = env_int("JOBS_ACTIVE_PER_OWNER", 4, minimum=1)
+JOBS_ACTIVE_PER_ADDRESS = env_int("JOBS_ACTIVE_PER_ADDRESS", 12, minimum=1)
+# Bytes of finished jobs' files kept per owner; past it the oldest files go first.
+JOB_FILES_BYTES_PER_OWNER = env_int("JOB_FILES_BYTES_PER_OWNER", 100_000_000, minimum=1)
+
 LOGIN_URL = "login"
 # Limits on password guesses and reset e-mails (accounts.attempts); times in seconds.
 # Failures on one account name, from any address, before each guess has to wait; the waits
@@ -234,6 +261,11 @@ PASSWORD_RESET_WINDOW = env_int("PASSWORD_RESET_WINDOW", 60 * 60, minimum=1)
 # players signing up on a venue's Wi-Fi before an event.
 SIGNUPS_PER_ADDRESS = env_int("SIGNUPS_PER_ADDRESS", 20, minimum=1)
 SIGNUP_WINDOW = env_int("SIGNUP_WINDOW", 60 * 60, minimum=1)
+# Fresh heavy work (a printout rendered anew, a job queued) per visitor and per client
+# address in FRESH_WORK_WINDOW; what is already made is free (accounts.attempts.fresh_work).
+FRESH_WORK_PER_VISITOR = env_int("FRESH_WORK_PER_VISITOR", 40, minimum=1)
+FRESH_WORK_PER_ADDRESS = env_int("FRESH_WORK_PER_ADDRESS", 120, minimum=1)
+FRESH_WORK_WINDOW = env_int("FRESH_WORK_WINDOW", 10 * 60, minimum=1)
 # How many reverse proxies stand in front of the site, each appending the address it saw
 # to X-Forwarded-For: the client's address is then the entry that many from the right.
 # 0 (the default) uses the connection's own address and never reads the header, which

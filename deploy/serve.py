@@ -125,13 +125,13 @@ def main() -> int:
             wait_for(lambda: can_connect(options.host, options.port), web, "nginx", 20)
         if not options.no_task_worker:
             start("task worker", [python, "manage.py", "run_jobs"])
-        print(
-            f"Serving on http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True
-        )
+        print(f"Serving on http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True)
         while not stopping:
             for name, process in processes:
                 if process.poll() is not None:
-                    print(f"{name} stopped (exit status {process.returncode}): stopping", flush=True)
+                    print(
+                        f"{name} stopped (exit status {process.returncode}): stopping", flush=True
+                    )
                     status = 1
                     stopping = True
                     break

@@ -18,8 +18,8 @@ import re
 import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from urllib.parse import urljoin
 
-from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -188,10 +188,13 @@ def locked_entries(event: Event) -> list[Entry]:
 # --- PDFs -------------------------------------------------------------------------------
 
 
-def _rosters_html(event: Event, entries: list[Entry], request: HttpRequest) -> str:
+def _rosters_html(
+    event: Event, entries: list[Entry], site: str, progress: Callable[[int], None]
+) -> str:
     pages = []
-    for entry in entries:
-        url = request.build_absolute_uri(entry.get_snapshot_url())
+    for number, entry in enumerate(entries, start=1):
+        progress(number)
+        url = urljoin(site, entry.get_snapshot_url())
         pages.append(
             {
                 "entry": entry,
@@ -269,12 +272,18 @@ def event_pdf(
     event: Event,
     entries: list[Entry],
     rounds: list[tuple[Round, list[Pairing]]],
-    request: HttpRequest,
+    site: str,
+    progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> bytes:
-    """Rosters of ``entries`` (one per page), then a sheet per table of ``rounds``."""
-    rosters = _rosters_html(event, entries, request) if entries else ""
+    """Rosters of ``entries`` (one per page), then a sheet per table of ``rounds``; ``site``
+    is the address the QR codes of the rosters point into ("https://example.org/").
+    ``progress(done, total)`` hears of each roster and sheet laid out, then of the render."""
+    sheet_count = sum(len(pairings) for _, pairings in rounds)
+    total = len(entries) + sheet_count + 1
+    rosters = _rosters_html(event, entries, site, lambda n: progress(n, total)) if entries else ""
     maps = Maps()
     sheets = table_sheets(event, rounds, maps)
+    progress(len(entries) + sheet_count, total)
     sheets_html = _sheets_html(event, sheets, maps, inline=False) if sheets else ""
     stamps = Stamps.of(sheets, maps)
     stamps_html = stamps.html(event) if stamps.placements and any(stamps.placements) else ""

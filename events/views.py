@@ -15,10 +15,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.ownership import owned, owner_fields
+from accounts.ownership import QuotaExceeded, owned, owner_fields
 from events import printing
 from events.checking import event_ruleset
 from events.forms import EventForm
+from events.jobs import PrintAsked, print_job
 from events.loaders import (
     get_round,
     organized,
@@ -33,6 +34,8 @@ from events.models import (
     Round,
 )
 from forcebuilder.printing import qr_svg
+from jobs.running import JobsBusy
+from jobs.views import download_job_file
 from onefinity.downloads import download
 from onefinity.http import HtmxHttpRequest
 
@@ -360,14 +363,10 @@ def player_remove(request: HtmxHttpRequest, event_id: int, entry_id: int) -> Htt
 @require_GET
 def rosters_pdf(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     event = organized(request, event_id)
-    entries = printing.locked_entries(event)
     first = start_from(request)
-    if not 1 <= first <= max(1, len(entries)):
+    if not 1 <= first <= max(1, len(printing.locked_entries(event))):
         raise Http404("No such part")
-    part = entries[first - 1 : first - 1 + printing.ROSTERS_PER_FILE]
-    pdf = printing.event_pdf(event, part, [], request)
-    suffix = "-rosters.pdf" if len(part) == len(entries) else f"-rosters-from-{first}.pdf"
-    return download(pdf, "application/pdf", event.name, suffix, "event")
+    return _printed(request, event, PrintAsked("rosters", first))
 
 
 @login_required
@@ -376,17 +375,9 @@ def round_sheets_pdf(request: HtmxHttpRequest, event_id: int, round_number: int)
     event = organized(request, event_id)
     round_ = get_round(event, round_number)
     first = start_from(request)
-    count = round_.pairings.count()
-    if not 1 <= first <= max(1, count):
+    if not 1 <= first <= max(1, round_.pairings.count()):
         raise Http404("No such part")
-    part = printing.round_pairings(round_, first, printing.SHEETS_PER_FILE)
-    pdf = printing.event_pdf(event, [], [(round_, part)], request)
-    suffix = (
-        f"-round-{round_number}-tables.pdf"
-        if first == 1
-        else f"-round-{round_number}-tables-from-{first}.pdf"
-    )
-    return download(pdf, "application/pdf", event.name, suffix, "event")
+    return _printed(request, event, PrintAsked("round", first, round_number))
 
 
 @login_required
@@ -403,9 +394,20 @@ def event_pdf(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
             "for one file (or nothing to print yet). Download the parts listed under Print.",
         )
         return redirect(event.get_absolute_url() + "#print")
-    parts = [(r, printing.round_pairings(r)) for r in rounds]
-    pdf = printing.event_pdf(event, entries, parts, request)
-    return download(pdf, "application/pdf", event.name, "-everything.pdf", "event")
+    return _printed(request, event, PrintAsked("everything"))
+
+
+def _printed(request: HtmxHttpRequest, event: Event, asked: PrintAsked) -> HttpResponse:
+    """The file, once the worker has made it; until then its job's page, which shows how
+    far it is and offers the download when it is ready."""
+    try:
+        job = print_job(request, event, asked)
+    except (JobsBusy, QuotaExceeded) as busy:
+        messages.error(request, str(busy))
+        return redirect(event.get_absolute_url() + "#print")
+    if job.has_file:
+        return download_job_file(job)
+    return redirect(job)
 
 
 @login_required
@@ -419,6 +421,4 @@ def lists_csv(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def lists_zip(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
-    event = organized(request, event_id)
-    archive = printing.lists_zip(event, printing.locked_entries(event))
-    return download(archive, "application/zip", event.name, "-lists.zip", "event")
+    return _printed(request, organized(request, event_id), PrintAsked("lists-zip"))

@@ -18,11 +18,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.ownership import (
     DamagedRecord,
+    QuotaExceeded,
     StaleVersion,
     get_owned_or_404,
     owned,
     owner_fields,
 )
+from jobs.running import JobsBusy
 from onefinity.downloads import download
 from onefinity.http import HtmxHttpRequest, record_id
 from onefinity.rules import current_ruleset
@@ -31,6 +33,7 @@ from tablegen.box_views import box_choices
 from tablegen.engine.metrics import check_table
 from tablegen.engine.tables import table_document
 from tablegen.forms import PackForm, sent_version
+from tablegen.jobs import pack_job
 from tablegen.maps import map_context
 from tablegen.models import Pack, Table
 from tablegen.pack_tables import (
@@ -57,6 +60,10 @@ def pack_new(request: HtmxHttpRequest) -> HttpResponse:
             params,
             **owner_fields(request, Pack),
         )
+        try:
+            pack_job(request, pack)
+        except (JobsBusy, QuotaExceeded) as busy:
+            messages.warning(request, f"{busy} The pack is made once one of them is done.")
         return redirect(pack)
     return render(
         request, "tablegen/pack_new.html", {"form": form}, status=400 if form.errors else 200
@@ -119,7 +126,6 @@ def _tables_context(request: HtmxHttpRequest, pack: Pack) -> dict[str, Any]:
     return {
         "cards": cards,
         "page": page,
-        "poll_url": _page_url(pack, page.number),
         "balance": balance,
         "balanced": all(row.within for row in balance),
     }
@@ -127,25 +133,41 @@ def _tables_context(request: HtmxHttpRequest, pack: Pack) -> dict[str, Any]:
 
 @require_GET
 def pack_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The pack's progress and tables; each view moves its making forward by a bounded step.
-    Polled by htmx, it answers with the progress, and the tables too when more are made or
-    measured."""
+    """The pack's progress and tables. The task worker makes the pack (tablegen.jobs): the
+    page only reads how far it is, so closing it stops nothing. Polled by htmx, it answers
+    with the progress, and the tables too when more are made or measured."""
     pack = _pack(request, pk)
     template = "tablegen/pack.html#progress" if request.htmx else "tablegen/pack.html"
-    before = (pack.made, pack.measured, pack.stage == "stopped")
     context: dict[str, Any] = {"pack": pack}
     try:
-        pack.advance()
-        # The tables' part says too when the pack has just stopped (no table may be made).
-        context["tables_changed"] = (pack.made, pack.measured, pack.stage == "stopped") != before
+        pack.check_name()
+        if not isinstance(pack.tables, list):
+            raise DamagedRecord(pack, "its tables are not a list")
+        context["job"] = _making(request, pack)
+        # What the page polling shows ("made.measured.stopped"): its tables are sent again
+        # only when that changed.
+        shown = f"{pack.made}.{pack.measured}.{int(pack.stage == 'stopped')}"
+        context["tables_changed"] = request.GET.get("seen", "") != shown
         if context["tables_changed"] or not request.htmx:
             context |= _tables_context(request, pack)
     except DamagedRecord as damaged:
         return render(request, template, {"pack": pack, "damaged": damaged.problem}, status=409)
-    if request.htmx and not context["tables_changed"]:
-        # Polling: only the progress is sent; it keeps the page of tables it was drawn on.
-        context["poll_url"] = request.get_full_path()
+    page = whole_number(request.GET.get("page", "1"), 1, 10_000) or 1
+    context["poll_url"] = f"{_page_url(pack, page)}{'&' if page > 1 else '?'}seen={shown}"
     return render(request, template, context)
+
+
+def _making(request: HtmxHttpRequest, pack: Pack) -> Any:
+    """The job making the pack while it is not finished (queued again if none is: a pack
+    from before the worker, or one whose job expired); None when there is nothing to do
+    or the owner has too many jobs at once (the page says so)."""
+    if pack.measured >= pack.made and (pack.pdf_ready or pack.error):
+        return None
+    try:
+        return pack_job(request, pack)
+    except (JobsBusy, QuotaExceeded) as busy:
+        messages.warning(request, str(busy))
+        return None
 
 
 def _table_number(pack: Pack, value: object) -> int | None:

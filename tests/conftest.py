@@ -40,6 +40,32 @@ def stranger_client(stranger) -> Client:
 
 
 @pytest.fixture(autouse=True)
+def jobs_run_in_the_request(settings):
+    """Unit tests run each background job inside the request that queues it (the Tasks
+    API's immediate backend); tests/jobs runs them through a real worker on the database."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture
+def jobs_wait(settings):
+    """Background jobs are queued and wait (the Tasks API's dummy backend): a test sees the
+    pages while the work is being done, and does the work itself (run_waiting_jobs, or the
+    steps the job takes) when it chooses."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+
+
+def run_waiting_jobs() -> int:
+    """Run every queued job as the worker would; how many ran."""
+    from jobs.models import Job
+    from jobs.running import run
+
+    waiting = list(Job.objects.filter(state=Job.State.QUEUED).values_list("pk", flat=True))
+    for pk in waiting:
+        run(pk)
+    return len(waiting)
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Hash test passwords cheaply: PBKDF2's million rounds cost about a second per user
     created or logged in, which is most of many tests' time and tests nothing of ours."""

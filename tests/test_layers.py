@@ -12,17 +12,19 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PROJECT = {"config", "onefinity", "accounts", "forcebuilder", "tablegen", "events"}
+PROJECT = {"config", "onefinity", "accounts", "jobs", "forcebuilder", "tablegen", "events"}
 # Each package and what of the project it may import (besides itself).
 MAY_IMPORT = {
     "onefinity/rules": {"onefinity.rules"},
     "tablegen/engine": {"onefinity.rules", "tablegen.engine"},
     "onefinity": {"onefinity"},
     "accounts": {"onefinity", "accounts"},
-    "forcebuilder": {"onefinity", "accounts", "forcebuilder"},
-    "tablegen": {"onefinity", "accounts", "tablegen"},
+    # Background jobs: below the feature apps, which declare their kinds of job.
+    "jobs": {"onefinity", "accounts", "jobs"},
+    "forcebuilder": {"onefinity", "accounts", "jobs", "forcebuilder"},
+    "tablegen": {"onefinity", "accounts", "jobs", "tablegen"},
     # Events are built on the lists players bring and the tables organizers make.
-    "events": {"onefinity", "accounts", "forcebuilder", "tablegen", "events"},
+    "events": {"onefinity", "accounts", "jobs", "forcebuilder", "tablegen", "events"},
     "config": PROJECT,
 }
 PURE = ("onefinity/rules", "tablegen/engine")

@@ -19,7 +19,7 @@ from tablegen.engine.tables import TableSpec, table_document
 from tablegen.engine.thumbnail import STEPS, TOP, thumbnail_svg
 from tablegen.models import Pack, PackPart, Table
 from tablegen.pack_tables import TABLES_PER_PAGE, document_key, edited_name
-from tests.conftest import OWNER_PASSWORD
+from tests.conftest import OWNER_PASSWORD, run_waiting_jobs
 
 pytestmark = pytest.mark.django_db
 
@@ -33,22 +33,30 @@ def new_pack(client, owner, count: int = 3, name: str = "Club night") -> Pack:
 
 
 def made(client, pack: Pack) -> Pack:
-    """Poll the pack's page until its tables are made (not its PDF)."""
+    """The pack with its tables made (not its PDF), a step at a time as the worker makes
+    it (with the immediate backend they were made when it was asked for)."""
+    pack.refresh_from_db()
     for _ in range(200):
-        client.get(pack.get_absolute_url(), headers=HTMX)
-        pack.refresh_from_db()
         if pack.made == pack.count:
             return pack
+        pack.advance()
     raise AssertionError("the pack was not made")
 
 
 def finished(client, pack: Pack) -> Pack:
+    pack.refresh_from_db()
     for _ in range(200):
-        client.get(pack.get_absolute_url(), headers=HTMX)
-        pack.refresh_from_db()
         if pack.pdf_ready:
             return pack
+        pack.advance()
     raise AssertionError("the pack's PDF was not made")
+
+
+def poll_url(page: str) -> str:
+    """The address a pack's progress asks for itself next (htmx)."""
+    found = re.search(r'data-hx-get="([^"]+)"', page)
+    assert found, "the progress does not poll"
+    return found[1].replace("&amp;", "&")
 
 
 def table_url(pack: Pack, number: object) -> str:
@@ -139,34 +147,25 @@ def test_a_large_pack_shows_its_tables_a_page_at_a_time(owner_client, owner):
     assert f'id="pack-table-{count}"' in second and 'aria-label="Pages of this pack' in first
 
 
-def test_a_pack_kept_without_summaries_is_measured_a_step_at_a_time(
-    owner_client, owner, monkeypatch
+def test_a_pack_kept_without_summaries_is_measured_again_by_the_worker(
+    owner_client, owner, monkeypatch, jobs_wait
 ):
     pack = finished(owner_client, new_pack(owner_client, owner, 3))
     kept = pack.summaries
     Pack.objects.filter(pk=pack.pk).update(state=pack.state_with([]))
     monkeypatch.setattr("tablegen.packwork.GENERATE_STEP_SECONDS", 0)  # one table a step
     measured = []
-    for _ in range(3):
+    for _ in range(4):
         page = owner_client.get(pack.get_absolute_url(), headers=HTMX).content.decode()
         pack.refresh_from_db()
         measured.append(pack.measured)
         if pack.measured < 3:
             assert f"Measuring the tables: {pack.measured} of 3" in page
-    assert measured == [1, 2, 3]
+            pack.advance()  # the worker's step
+    assert measured == [0, 1, 2, 3]
+    # The page queued one job for the work, and only one however often it was shown.
+    assert owner.jobs.filter(kind="pack", state="queued").count() == 1
     assert pack.summaries == kept and pack.pdf_ready  # the PDF was kept: the tables are
-
-
-def test_a_ruleset_change_measures_the_tables_again(owner_client, owner):
-    pack = made(owner_client, new_pack(owner_client, owner, 2))
-    old = [summary | {"ruleset": "2000.1"} for summary in pack.summaries]
-    Pack.objects.filter(pk=pack.pk).update(state=pack.state_with(old))
-    pack.refresh_from_db()
-    assert pack.stage == "measuring"
-    page = owner_client.get(pack.get_absolute_url()).content.decode()
-    assert "Being measured" not in page  # measured by this very view
-    pack.refresh_from_db()
-    assert pack.measured == 2
 
 
 def test_a_thumbnail_is_small_and_draws_every_hex_and_piece(owner_client, owner):
@@ -205,43 +204,56 @@ def test_the_thumbnails_hexagon_goes_round_the_corners_of_the_grid():
 
 
 def test_the_pdf_progress_is_a_labelled_bar_that_advances_and_finishes(
-    owner_client, owner, monkeypatch
+    owner_client, owner, monkeypatch, jobs_wait
 ):
     monkeypatch.setattr("tablegen.packwork.SHEETS_PER_PART", 1)
     pack = made(owner_client, new_pack(owner_client, owner, 3))
     bars = []
     for _ in range(10):
         page = owner_client.get(pack.get_absolute_url(), headers=HTMX).content.decode()
-        pack.refresh_from_db()
         bar = re.search(r'<progress id="pack-bar" max="(\d+)" value="(\d+)"', page)
         if bar:
             assert '<label for="pack-bar">Making the PDF' in page
-            assert "Continue making the pack" in page  # without JavaScript: a plain link
+            assert "you can close this page and come back" in page
             bars.append((int(bar[1]), int(bar[2])))
         if pack.pdf_ready:
             break
-    assert bars == [(4, 1), (4, 2), (4, 3)]
+        pack.advance()  # the worker's step
+    assert bars == [(4, 0), (4, 1), (4, 2), (4, 3)]
     assert "Download the pack PDF" in page and "<progress" not in page
     assert "data-hx-trigger" not in page
     full = owner_client.get(pack.get_absolute_url()).content.decode()
     assert 'http-equiv="refresh"' not in full and "Download the pack PDF" in full
 
 
-def test_polling_sends_the_tables_only_when_more_are_made(owner_client, owner):
+def test_without_javascript_the_page_refreshes_itself_while_the_pack_is_made(
+    owner_client, owner, jobs_wait
+):
     pack = new_pack(owner_client, owner, 3)
+    page = owner_client.get(pack.get_absolute_url()).content.decode()
+    assert '<noscript><meta http-equiv="refresh" content="3"></noscript>' in page
+    assert "Generating the tables: 0 of 3" in page
+
+
+def test_polling_sends_the_tables_only_when_more_are_made(owner_client, owner, jobs_wait):
+    pack = new_pack(owner_client, owner, 3)
+    url = poll_url(owner_client.get(pack.get_absolute_url()).content.decode())
     answers = []
     while not pack.pdf_ready:
         made_before = pack.made
-        page = owner_client.get(pack.get_absolute_url(), headers=HTMX).content.decode()
-        pack.refresh_from_db()
+        pack.advance()  # the worker's step, between two polls
+        page = owner_client.get(url, headers=HTMX).content.decode()
         answers.append((pack.made != made_before, 'data-hx-swap-oob="true"' in page))
+        if "data-hx-get" in page:
+            url = poll_url(page)
     assert all(more == sent for more, sent in answers)
     assert any(sent for _, sent in answers) and not answers[-1][1]
 
 
-def test_each_poll_does_a_bounded_step(owner_client, owner, monkeypatch):
-    """A poll while the PDF is made reads no table for the page: it renders one part."""
-    pack = made(owner_client, new_pack(owner_client, owner, 4))
+def test_a_poll_does_no_work_the_worker_does_it(owner_client, owner, monkeypatch, jobs_wait):
+    """The page only reads how far the pack is: a pack of 200 tables made on page views
+    stopped when the page closed (a locked phone), and one request made its PDF in 58 s."""
+    pack = new_pack(owner_client, owner, 4)
     read = []
     original = Pack.table_spec
 
@@ -250,10 +262,17 @@ def test_each_poll_does_a_bounded_step(owner_client, owner, monkeypatch):
         return original(self, number)
 
     monkeypatch.setattr(Pack, "table_spec", counting)
-    owner_client.get(pack.get_absolute_url(), headers=HTMX)
-    assert read == []  # the sheets are read by the printing step's own reader
+    for _ in range(5):
+        owner_client.get(pack.get_absolute_url(), headers=HTMX)
     pack.refresh_from_db()
-    assert pack.printed == 3 and PackPart.objects.count() == 1
+    assert (pack.made, pack.printed, read) == (0, 0, [])
+    (job,) = owner.jobs.all()
+    assert job.state == "queued" and job.label == "Tournament pack Club night"
+    monkeypatch.setattr(Pack, "table_spec", original)
+    assert run_waiting_jobs() == 1
+    pack.refresh_from_db()
+    job.refresh_from_db()
+    assert pack.pdf_ready and job.state == "done" and job.steps_done == job.steps_total == 9
 
 
 # --- Opening a table ------------------------------------------------------------------------
@@ -442,7 +461,7 @@ def test_only_the_owner_puts_a_copy_in_a_pack(owner_client, stranger_client, own
     assert pack.pdf_ready and pack.table_spec(2).terrain != copy.to_spec().terrain
 
 
-def test_a_replacement_is_a_compare_and_swap_on_the_packs_version(owner_client, owner):
+def test_a_replacement_is_a_compare_and_swap_on_the_packs_version(owner_client, owner, jobs_wait):
     pack = made(owner_client, new_pack(owner_client, owner, 2))
     first, second = Pack.objects.get(pk=pack.pk), Pack.objects.get(pk=pack.pk)
     first.advance()  # a step of the pack (a part of its PDF) moves the version on

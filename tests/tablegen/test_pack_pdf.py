@@ -1,9 +1,9 @@
-"""A pack's PDF is made once, a few sheets per request, and then served as stored."""
+"""A pack's PDF is made once by the worker, a few sheets per step, and then served as
+stored."""
 
 from __future__ import annotations
 
 import io
-import time
 
 import pytest
 from pypdf import PdfReader
@@ -20,24 +20,21 @@ def new_pack(client, owner, count: int) -> Pack:
     return owner.packs.get()
 
 
-def poll(client, pack: Pack) -> tuple[str, float]:
-    started = time.perf_counter()
-    page = client.get(pack.get_absolute_url(), headers={"HX-Request": "true"}).content.decode()
-    return page, time.perf_counter() - started
+def poll(client, pack: Pack) -> str:
+    return client.get(pack.get_absolute_url(), headers={"HX-Request": "true"}).content.decode()
 
 
 def test_the_pdf_is_made_in_steps_with_progress_then_served_as_stored(
-    owner_client, owner, monkeypatch
+    owner_client, owner, monkeypatch, jobs_wait
 ):
-    monkeypatch.setattr("tablegen.packwork.SHEETS_PER_PART", 1)  # one sheet a request
+    monkeypatch.setattr("tablegen.packwork.SHEETS_PER_PART", 1)  # one sheet a step
     pack = new_pack(owner_client, owner, 3)
     pages = []
     for _ in range(60):
-        page, _seconds = poll(owner_client, pack)
-        pages.append(page)
-        pack.refresh_from_db()
+        pages.append(poll(owner_client, pack))
         if pack.pdf_ready:
             break
+        pack.advance()  # the worker's step
     assert pack.pdf_ready
     assert any("Making the PDF: 1 of 3 sheets" in page for page in pages)
     assert any("Making the PDF: 2 of 3 sheets" in page for page in pages)
@@ -55,20 +52,18 @@ def test_the_pdf_is_made_in_steps_with_progress_then_served_as_stored(
     assert "Club night 2 (seed" in pdf.pages[1].extract_text()
 
 
-def test_each_request_does_a_bounded_amount_of_work(owner_client, owner):
+def test_the_worker_makes_the_pdf_three_sheets_a_step(owner_client, owner, jobs_wait):
     pack = new_pack(owner_client, owner, 7)
     while pack.made < pack.count:
-        poll(owner_client, pack)
-        pack.refresh_from_db()
+        pack.advance()
     printed = []
     while not pack.pdf_ready:
-        poll(owner_client, pack)
-        pack.refresh_from_db()
+        pack.advance()
         printed.append(pack.printed)
-    assert printed == [3, 6, 7, 7]  # 3 sheets a request, then putting the PDF together
+    assert printed == [3, 6, 7, 7]  # 3 sheets a step, then putting the PDF together
 
 
-def test_an_unfinished_pdf_says_it_is_being_made(owner_client, owner):
+def test_an_unfinished_pdf_says_it_is_being_made(owner_client, owner, jobs_wait):
     pack = new_pack(owner_client, owner, 200)
     for suffix in ("pack.pdf", "pack.zip"):
         response = owner_client.get(f"/tables/packs/{pack.pk}/{suffix}")
@@ -77,14 +72,16 @@ def test_an_unfinished_pdf_says_it_is_being_made(owner_client, owner):
     assert "being made" in page and "0 of 200 tables" in page
 
 
-def test_two_pages_advancing_one_pack_at_once_keep_it_whole(owner_client, owner, monkeypatch):
+def test_two_workers_advancing_one_pack_at_once_keep_it_whole(
+    owner_client, owner, monkeypatch, jobs_wait
+):
     monkeypatch.setattr("tablegen.packwork.SHEETS_PER_PART", 1)
     pack = new_pack(owner_client, owner, 2)
     while pack.made < pack.count:
         pack.advance()
     first, second = Pack.objects.get(pk=pack.pk), Pack.objects.get(pk=pack.pk)
     first.advance()
-    second.advance()  # drawn from the same version: its work is not kept
+    second.advance()  # read at the same version: its work is not kept
     assert list(PackPart.objects.values_list("first", flat=True)) == [1]
     pack.refresh_from_db()
     assert pack.printed == 1

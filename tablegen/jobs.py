@@ -1,0 +1,63 @@
+"""Tablegen's kinds of job (jobs.kinds): making a tournament pack, and a large table's
+setup sheet."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.http import HttpRequest
+
+from accounts.ownership import DamagedRecord, owned
+from jobs.kinds import JobKind, JobRefused, Progress, register
+from jobs.models import Job
+from jobs.running import start_job
+from onefinity.rules import current_ruleset
+from tablegen.models import Pack
+
+
+def make_pack(job: Job, progress: Progress) -> None:
+    """Every step of the pack (tablegen.packwork), one after another until its PDF is
+    kept: its tables, their measures, its setup sheets, the PDF put together. Each step is
+    a compare-and-swap on the pack, so a second worker (or an old page still stepping it)
+    never spoils it; a pack that stops (a terrain box that makes no table) says why itself."""
+    pack = Pack.objects.defer("pdf").filter(pk=job.params["pack"]).first()
+    if pack is None:
+        raise JobRefused("The pack was deleted.")
+    total = 2 * pack.count + 1
+    while pack.measured < pack.made or not (pack.pdf_ready or pack.error):
+        try:
+            pack.advance()
+        except DamagedRecord as damaged:
+            raise JobRefused(f"The pack no longer reads: {damaged.problem}.") from None
+        if not type(pack).objects.filter(pk=pack.pk).exists():
+            raise JobRefused("The pack was deleted.")
+        progress(pack.made + pack.printed + (1 if pack.pdf_ready else 0), total)
+    return None
+
+
+register(JobKind("pack", make_pack, time_limit=30 * 60, keep_days=2))
+
+
+def pack_job(request: HttpRequest, pack: Pack) -> Job:
+    """The job making ``pack``, which has work left: the one waiting or running, or the one
+    that failed (its page offers to start it again), else a new one. A finished job of the
+    pack is past: the pack has work again (a repair, a table put back, a new ruleset to
+    measure under). jobs.running's JobsBusy or QuotaExceeded past its bounds."""
+    prefix = f"pack:{pack.pk}:"
+    current = (
+        owned(request, Job)
+        .filter(kind="pack", key__startswith=prefix)
+        .exclude(state=Job.State.DONE)
+        .order_by("-created", "-pk")
+        .first()
+    )
+    if current is not None:
+        return current
+    return start_job(
+        request,
+        "pack",
+        key=f"{prefix}{pack.version}:{current_ruleset().version}:{secrets.token_hex(4)}",
+        label=f"Tournament pack {pack.name}",
+        params={"pack": pack.pk},
+        back=pack.get_absolute_url(),
+    )
