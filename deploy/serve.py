@@ -108,15 +108,19 @@ def main() -> int:
             env = dict(os.environ)
             # nginx is a proxy the site must count (see the module's docstring).
             env["TRUSTED_PROXIES"] = str(int(os.environ.get("TRUSTED_PROXIES", "0") or 0) + 1)
-            start(
+            gunicorn = [
+                python,
+                "-m",
                 "gunicorn",
-                [python, "-m", "gunicorn", "config.wsgi", "--config", "config/gunicorn.conf.py"]
-                + ["--bind", f"unix:{socket_path}", "--workers", str(options.workers)]
-                + ["--no-control-socket", "--access-logfile", "-"]
-                # The client's address is the one nginx saw (it arrives on a Unix socket).
-                + ["--access-logformat", ACCESS_LOG],
-                env,
-            )
+                "config.wsgi",
+                "--config",
+                "config/gunicorn.conf.py",
+            ]
+            gunicorn += ["--bind", f"unix:{socket_path}", "--workers", str(options.workers)]
+            # The client's address in the log is the one nginx saw (it arrives on a socket).
+            gunicorn += ["--no-control-socket", "--access-logfile", "-"]
+            gunicorn += ["--access-logformat", ACCESS_LOG]
+            start("gunicorn", gunicorn, env)
             wait_for(socket_path.exists, processes[-1][1], "gunicorn", 60)
             (folder / "nginx.conf").write_text(nginx_config(folder, options.host, options.port))
             nginx = shutil.which("nginx") or "/usr/sbin/nginx"
