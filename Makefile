@@ -5,6 +5,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
 DEV_ENV := DEBUG=1
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: setup system checkers run serve check-deploy test lint pytest soak bench load fuzz clean
 
@@ -39,19 +41,18 @@ system:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-## run: migrate, load demo data and serve on http://127.0.0.1:8000 (SQLite, DEBUG on)
+## run: migrate, load demo data and serve on http://$(HOST):$(PORT) (SQLite, DEBUG on), with
+## the task worker beside the server (deploy/serve.py --dev starts and stops both)
 run: setup system
 	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
 	$(DEV_ENV) $(BIN)/python manage.py load_demo
-	$(DEV_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(DEV_ENV) $(BIN)/python deploy/serve.py --dev --host $(HOST) --port $(PORT)
 
 ## serve: the site as in production: gunicorn, WhiteNoise, DEBUG off, settings from the
 ## environment (SQLite unless DATABASE_URL). TLS is the reverse proxy's job: behind HTTPS set
 ## SECURE_COOKIES=1 SECURE_SSL_REDIRECT=1 SECURE_HSTS_SECONDS=31536000 SECURE_PROXY_SSL_HEADER=1
 ## TRUSTED_PROXIES=1, EMAIL_HOST (SMTP) and SILENCED_SYSTEM_CHECKS= (empty); the defaults
 ## below serve plain HTTP on loopback.
-HOST ?= 127.0.0.1
-PORT ?= 8000
 WORKERS ?= 4
 # deploy/serve.py starts Debian's nginx on HOST:PORT in front of gunicorn (on a Unix
 # socket) and stops them together: nginx reads each request whole (headers within 10 s),
@@ -72,8 +73,7 @@ SERVE_ENV = DEBUG=0 STATIC_MANIFEST=1 \
 serve: setup system .secret_key check-deploy
 	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput
 	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
-	$(SERVE_ENV) $(BIN)/python deploy/serve.py --host $(HOST) --port $(PORT) --workers $(WORKERS) \
-		--no-task-worker
+	$(SERVE_ENV) $(BIN)/python deploy/serve.py --host $(HOST) --port $(PORT) --workers $(WORKERS)
 
 ## check-deploy: Django's deploy check with the environment `make serve` runs with; any
 ## warning stops the start

@@ -241,6 +241,9 @@ TASKS = {
 # Jobs waiting or running at once, per owner and per client address (jobs.running).
 JOBS_ACTIVE_PER_OWNER = env_int("JOBS_ACTIVE_PER_OWNER", 4, minimum=1)
 JOBS_ACTIVE_PER_ADDRESS = env_int("JOBS_ACTIVE_PER_ADDRESS", 12, minimum=1)
+# A running job that has given no sign of life (a step done) for this long lost its worker
+# and is queued again; longer than any one step of any job (a PDF render: under a minute).
+JOB_LOST_SECONDS = env_int("JOB_LOST_SECONDS", 600, minimum=1)
 # Bytes of finished jobs' files kept per owner; past it the oldest files go first.
 JOB_FILES_BYTES_PER_OWNER = env_int("JOB_FILES_BYTES_PER_OWNER", 100_000_000, minimum=1)
 

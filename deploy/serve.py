@@ -21,6 +21,7 @@ stopped too and the exit status says so.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import signal
@@ -65,6 +66,12 @@ def wait_for(check: object, process: subprocess.Popen[bytes], what: str, seconds
     raise SystemExit(f"{what} did not start within {seconds:.0f} s")
 
 
+def signal_group(process: subprocess.Popen[bytes], signum: int) -> None:
+    """Send ``signum`` to the process's group (it and its children)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signum)
+
+
 def can_connect(host: str, port: int) -> bool:
     try:
         with socket.create_connection((host, port), timeout=0.5):
@@ -87,7 +94,9 @@ def main() -> int:
     processes: list[tuple[str, subprocess.Popen[bytes]]] = []
 
     def start(name: str, command: list[str], env: dict[str, str] | None = None) -> None:
-        processes.append((name, subprocess.Popen(command, cwd=ROOT, env=env)))
+        # Each in a process group of its own, stopped as a whole (runserver's reloader and
+        # gunicorn's workers are children of what is started here).
+        processes.append((name, subprocess.Popen(command, cwd=ROOT, env=env, process_group=0)))
 
     stopping = False
 
@@ -143,14 +152,13 @@ def main() -> int:
                 time.sleep(0.2)
     finally:
         for _, process in reversed(processes):
-            if process.poll() is None:
-                process.terminate()
+            signal_group(process, signal.SIGTERM)
         deadline = time.monotonic() + 15
         for _, process in reversed(processes):
             try:
                 process.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                process.kill()
+                signal_group(process, signal.SIGKILL)
                 process.wait()
         shutil.rmtree(folder, ignore_errors=True)
     return status

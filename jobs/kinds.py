@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from django.utils import timezone
+
 if TYPE_CHECKING:
     from jobs.models import Job
 
@@ -47,7 +49,7 @@ class Progress:
             return
         self.written = now
         type(self.job).objects.filter(pk=self.job.pk).update(
-            steps_done=min(done, total), steps_total=total
+            steps_done=min(done, total), steps_total=total, beat=timezone.now()
         )
         self.job.steps_done, self.job.steps_total = min(done, total), total
 
@@ -74,5 +76,3 @@ def job_kind(name: str) -> JobKind | None:
     return _KINDS.get(name)
 
 
-def longest_time_limit() -> int:
-    return max((kind.time_limit for kind in _KINDS.values()), default=600)

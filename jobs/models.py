@@ -49,6 +49,9 @@ class Job(Owned):
     address = models.CharField(max_length=64, blank=True)
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
+    # The last sign of life of the run (its start, each progress written): a run silent for
+    # JOB_LOST_SECONDS lost its worker (jobs.running.sweep).
+    beat = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
     # Its file (if it makes one): name, type and size; the bytes are in JobFile.
     file_name = models.CharField(max_length=120, blank=True)
@@ -61,7 +64,7 @@ class Job(Owned):
     class Meta:
         ordering = ["-created", "-pk"]
         indexes = [
-            models.Index(fields=["state", "started"], name="job_by_state"),
+            models.Index(fields=["state", "beat"], name="job_by_state"),
             models.Index(fields=["address", "state"], name="job_by_address"),
         ]
 

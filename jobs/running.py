@@ -7,8 +7,9 @@ API (``run_job.enqueue``), within the owner's and the address's bounds. The work
 
 - A run that raises is a crash: tried again up to ``ATTEMPTS`` runs, then failed with the
   reason; its owner can start it again.
-- A worker stopped mid-run (a restart, a machine lost) leaves its row running: any worker
-  finds it later (``sweep``, at start and before each job) and queues it again.
+- A worker stopped mid-run (a restart, a machine lost) leaves its row running, silent: any
+  worker finds it once it has been silent for JOB_LOST_SECONDS (``sweep``, at its start
+  and before each job) and queues it again.
 - The queue is the database's (django-tasks-db), so a job queued before a restart runs
   after it, and any number of workers share one queue (each task is claimed once).
 """
@@ -32,15 +33,13 @@ from django_tasks import task
 
 from accounts import attempts
 from accounts.ownership import owned, owner_fields
-from jobs.kinds import JobOutput, JobRefused, Progress, job_kind, longest_time_limit
+from jobs.kinds import JobOutput, JobRefused, Progress, job_kind
 from jobs.models import Job, JobFile
 
 logger = logging.getLogger(__name__)
 
 # Runs of one job before it is failed: the first and two more after a crash.
 ATTEMPTS = 3
-# A run still marked running this long after its kind's time limit ended with its worker.
-LOST_AFTER = timedelta(seconds=120)
 
 
 class JobsBusy(Exception):
@@ -132,7 +131,7 @@ def run_job(job_id: int) -> None:
 def run(job_id: int) -> None:
     now = timezone.now()
     claimed = Job.objects.filter(pk=job_id, state=Job.State.QUEUED).update(
-        state=Job.State.RUNNING, started=now, attempts=F("attempts") + 1, steps_done=0
+        state=Job.State.RUNNING, started=now, beat=now, attempts=F("attempts") + 1, steps_done=0
     )
     if not claimed:
         return  # done, failed, deleted, or another worker took it
@@ -227,8 +226,8 @@ def files_bytes(request: HttpRequest) -> int:
 def sweep() -> None:
     """Queue again the jobs whose worker stopped mid-run, and forget expired ones; a few at
     a time (every worker does it before each job, and at its start)."""
-    lost = timezone.now() - timedelta(seconds=longest_time_limit()) - LOST_AFTER
-    for job in Job.objects.filter(state=Job.State.RUNNING, started__lt=lost)[:20]:
+    lost = timezone.now() - timedelta(seconds=settings.JOB_LOST_SECONDS)
+    for job in Job.objects.filter(state=Job.State.RUNNING, beat__lt=lost)[:20]:
         if job.attempts < ATTEMPTS:
             if Job.objects.filter(pk=job.pk, state=Job.State.RUNNING).update(
                 state=Job.State.QUEUED,
