@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned
+from events import play
 from events.forms import PairingsImportForm
 from events.loaders import (
     get_round,
@@ -87,7 +88,7 @@ def _round_context(request: HtmxHttpRequest, event: Event, round_: Round) -> dic
         "packs": packs,
         "saved_tables": tables,
         "table_names": [round_.table_name(n) for n in range(1, len(round_.tables) + 1)],
-    }
+    } | play.round_page(event, round_)
 
 
 @login_required
@@ -178,6 +179,7 @@ def _save_pairings(
                 )
             if any(row.table > len(round_.tables) for row in rows) and round_.tables:
                 raise EventRefusal(f"Round {number} has only {len(round_.tables)} tables.")
+            play.check_replaceable(round_)
             round_.pairings.all().delete()
             Pairing.objects.bulk_create(
                 Pairing(
@@ -188,6 +190,7 @@ def _save_pairings(
                 )
                 for row in rows
             )
+            play.drop_seated_byes(round_)
             Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
 
 
