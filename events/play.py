@@ -922,6 +922,8 @@ def my_games(event: Event, entry: Entry, rounds: list[dict[str, Any]]) -> list[d
         pairing = row.get("pairing")
         if pairing is None:
             continue
+        name = row.get("table_name", "")
+        row["own_table_name"] = "" if name == f"Table {pairing.table}" else name
         found = next((p for p in play.pairings.get(number, []) if p.pk == pairing.pk), None)
         result = result_of(found) if found is not None else None
         side_a = pairing.player_a_id == entry.pk
