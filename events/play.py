@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, Q
 
@@ -43,6 +44,7 @@ from events.swiss import (
 )
 
 MAX_LISTED = 12  # tables named in one message
+TABLE_KEYS_SECONDS = 24 * 60 * 60
 
 
 def swiss_of(event: Event) -> Swiss:
@@ -56,6 +58,19 @@ def table_key(document: Any) -> str:
         document = {k: v for k, v in document.items() if k != "name"}
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)
     return "map " + hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def round_table_keys(round_: Round) -> list[str]:
+    """What identifies each of a round's tables, kept per round and version (a round's
+    tables change only with its version), so that pairing round 6 of a large event does not
+    read and hash the maps of rounds 1 to 5 again."""
+    cache_key = f"swiss-table-keys:{round_.pk}:{round_.version}"
+    keys: list[str] | None = cache.get(cache_key)
+    if keys is None:
+        documents = Round.objects.filter(pk=round_.pk).values_list("tables", flat=True).first()
+        keys = [table_key(d) for d in documents or []]
+        cache.set(cache_key, keys, TABLE_KEYS_SECONDS)
+    return keys
 
 
 def number_key(number: int) -> str:
@@ -165,8 +180,10 @@ class EventPlay:
     def __init__(self, event: Event, with_tables: bool = False) -> None:
         self.event = event
         self.swiss = swiss_of(event)
-        rounds = event.rounds.all() if with_tables else event.rounds.defer("tables")
-        self.rounds = {r.number: r for r in rounds.order_by("number")}
+        # The rounds' table documents (up to 128 maps each) are read only where a page
+        # shows their names; what identifies each table is kept by round and version.
+        rounds = event.rounds.defer("tables").order_by("number")
+        self.rounds = {r.number: r for r in rounds}
         self.with_tables = with_tables
         self.entries = {e.pk: e for e in event.entries.select_related("player")}
         self.drops = {d.entry_id: d.after_round for d in Drop.objects.filter(entry__event=event)}
@@ -196,9 +213,7 @@ class EventPlay:
     # tables
     def table_keys(self, number: int) -> list[str]:
         if number not in self._keys:
-            round_ = self.rounds[number]
-            assert self.with_tables, "table identities need the rounds' tables"
-            self._keys[number] = [table_key(d) for d in round_.tables]
+            self._keys[number] = round_table_keys(self.rounds[number])
         return self._keys[number]
 
     def key_of(self, number: int, table: int) -> str:
@@ -470,6 +485,7 @@ def _lock_rounds(event: Event, up_to: int) -> dict[int, Round]:
         r.number: r
         for r in Round.objects.select_for_update()
         .filter(event=event, number__lte=up_to)
+        .defer("tables")
         .order_by("number")
     }
     if up_to not in locked:

@@ -29,10 +29,13 @@ pair them by a maximum-weight matching whose weights put, in this order of prior
    distance as possible.
 
 Each priority weighs more than everything below it could add up to, so the matching's
-optimum is the lexicographic one. To stay fast on large events (a dense graph of 256 players
-takes seconds) the matching first looks only at players within WINDOW places of each other
-in the standings; when that finds no perfect matching, or only one with a rematch, it looks
-again at every pair, which is exact. Events of up to WINDOW + 1 players are always exact.
+optimum is the lexicographic one. Events of up to EXACT_UP_TO players are matched over every
+pair: the exact optimum. A dense graph of 256 players takes more than a second, so a larger
+event is first matched over the players within WINDOW places of each other in the standings;
+when that finds no perfect matching, or only one with a rematch, every pair is looked at
+again (exact, and slow). The window keeps every law (no rematch or second bye while
+avoidable); only the spread of score groups could, in principle, be a little worse than the
+optimum (benchmarks/swiss.py measured the same costs with windows of 6, 8 and 10).
 
 Tables (``assign_tables``): the games, best-ranked first, get distinct tables by another
 matching: as few players as possible at a table they played before (none while avoidable),
@@ -51,8 +54,10 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 MAX_VP = 99
-# Players this many places apart in the standings are matched first (see above).
-WINDOW = 10
+# Events up to this size are matched exactly; larger ones first within WINDOW places of the
+# standings (see above). Both figures come from benchmarks/swiss.py.
+EXACT_UP_TO = 48
+WINDOW = 6
 
 
 class SwissError(ValueError):
@@ -299,7 +304,11 @@ def bye_candidates(ranked: Sequence[int], history: History) -> set[int]:
 
 
 def match_players(
-    ranked: Sequence[int], score2: Mapping[int, int], history: History, window: int
+    ranked: Sequence[int],
+    score2: Mapping[int, int],
+    history: History,
+    window: int = WINDOW,
+    exact_up_to: int = EXACT_UP_TO,
 ) -> tuple[list[tuple[int, int]], int | None]:
     count = len(ranked)
     scores = [score2[p] for p in ranked]
@@ -337,7 +346,7 @@ def match_players(
                 pairs.append((ranked[i], ranked[j]))
         return pairs, bye
 
-    if window < count - 1:
+    if count > exact_up_to and window < count - 1:
         found = solve(window)
         if found is not None and not any(frozenset(p) in history.met for p in found[0]):
             return found
@@ -351,6 +360,7 @@ def assign_tables(
     tables: Sequence[str],
     history: History,
     window: int = WINDOW,
+    exact_up_to: int = EXACT_UP_TO,
 ) -> list[int]:
     """For each game (best first), the index of its table: distinct tables, as few players
     as possible at a table they played before, then game i at table i as far as that allows."""
@@ -380,7 +390,7 @@ def assign_tables(
 
     if count == 0:
         return []
-    if window < available:
+    if available > exact_up_to and window < available:
         found = solve(window)
         if found is not None and not any(repeats(g, t) for g, t in enumerate(found)):
             return found
@@ -399,6 +409,7 @@ def pair_round(
     seeding: Sequence[int] = (),
     bye_vp: int = 0,
     window: int = WINDOW,
+    exact_up_to: int = EXACT_UP_TO,
 ) -> Draw:
     """Pair round ``number`` of ``players`` (the active ones) given the games and byes of
     the rounds before it; ``tables`` identifies the round's tables, table 1 first.
@@ -422,14 +433,14 @@ def pair_round(
         table = standings(active, earlier, earlier_byes, bye_vp, seed)
         ranked = [s.player for s in table if s.player in present]
         score2 = {s.player: s.score2 for s in table}
-        pairs, bye = match_players(ranked, score2, history, window)
+        pairs, bye = match_players(ranked, score2, history, window, exact_up_to)
     place = {p: i for i, p in enumerate(ranked)}
     ordered = sorted(
         (tuple(sorted(pair, key=place.__getitem__)) for pair in pairs),
         key=lambda pair: place[pair[0]],
     )
     games_in_order = [(a, b) for a, b in ordered]
-    chosen = assign_tables(games_in_order, tables, history, window)
+    chosen = assign_tables(games_in_order, tables, history, window, exact_up_to)
     seats = tuple(Seat(a, b, t + 1) for (a, b), t in zip(games_in_order, chosen, strict=True))
     return Draw(
         round=number,

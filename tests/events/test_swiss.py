@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from events.swiss import (
+    EXACT_UP_TO,
     WINDOW,
     Bye,
     Draw,
@@ -165,6 +166,7 @@ def play_event(
     extra_tables: int,
     drop_chance: float,
     window: int = WINDOW,
+    exact_up_to: int = EXACT_UP_TO,
     on_draw=None,
 ):
     """Run a whole event: each round paired by the engine, results drawn at random, a few
@@ -178,7 +180,15 @@ def play_event(
     draws = []
     for number in range(1, rounds + 1):
         draw = pair_round(
-            number, sorted(active), games, byes, tables, seed=seed, bye_vp=7, window=window
+            number,
+            sorted(active),
+            games,
+            byes,
+            tables,
+            seed=seed,
+            bye_vp=7,
+            window=window,
+            exact_up_to=exact_up_to,
         )
         if on_draw is not None:
             on_draw(number, sorted(active), games, byes, tables, draw, seed)
@@ -280,12 +290,20 @@ def recompute(players, games, byes, bye_vp, seed):
     seed=st.integers(0, 2**32),
     extra_tables=st.integers(0, 2),
     drop_chance=st.sampled_from([0.0, 0.03, 0.1]),
+    windowed=st.booleans(),
 )
 def test_random_events_keep_the_laws_of_swiss_pairing(
-    count, rounds, seed, extra_tables, drop_chance
+    count, rounds, seed, extra_tables, drop_chance, windowed
 ):
+    """Windowed: as a large event is matched (first within WINDOW places), whatever its size."""
     players, games, byes, _ = play_event(
-        count, rounds, seed, extra_tables, drop_chance, on_draw=check_round
+        count,
+        rounds,
+        seed,
+        extra_tables,
+        drop_chance,
+        exact_up_to=0 if windowed else EXACT_UP_TO,
+        on_draw=check_round,
     )
     got = [
         (s.rank, s.player, s.wins, s.draws, s.losses, s.vp, Fraction(s.sos2, 2))
@@ -363,18 +381,24 @@ def test_small_events_get_the_best_pairing_and_tables_there_are(
     play_event(count, rounds, seed, extra_tables, drop_chance, on_draw=check_against_brute_force)
 
 
-def test_the_window_gives_the_exact_answer_when_it_finds_no_rematch_free_pairing():
-    """A 20-player event where the players near each other in the standings have all met:
-    the windowed matching finds only rematches, so the engine looks at every pair."""
-    players = list(range(1, 21))
-    games = []
-    # Rounds 1 to 3: each block of four plays a round robin (everyone met their neighbours).
-    for r, (x, y, z, w) in enumerate([(0, 1, 2, 3), (0, 2, 1, 3), (0, 3, 1, 2)], start=1):
-        for block in range(0, 20, 4):
-            games.append(Game(r, players[block + x], players[block + y], None, 5, 4))
-            games.append(Game(r, players[block + z], players[block + w], None, 5, 4))
-    draw = pair_round(4, players, games, [], [f"t{i}" for i in range(10)], seed=1, window=2)
-    assert draw.rematches == 0
+def test_the_window_gives_way_to_every_pair_when_it_finds_only_rematches():
+    """With a window of one place, 1..8 can only pair as 1-2, 3-4, 5-6, 7-8: all rematches
+    here. The engine then looks at every pair and finds games without one."""
+    met = {frozenset(p) for p in [(1, 2), (3, 4), (5, 6), (7, 8)]}
+    history = History(met, Counter(), defaultdict(set))
+    score2 = dict.fromkeys(range(1, 9), 2)
+    pairs, _ = match_players(list(range(1, 9)), score2, history, window=1, exact_up_to=0)
+    assert len(pairs) == 4 and not any(frozenset(p) in met for p in pairs)
+
+
+def test_the_tables_window_gives_way_when_it_finds_only_repeats():
+    played = {1: "ab", 2: "ab", 3: "abc", 4: "abc", 5: "bcd", 6: "bcd"}
+    history = History(set(), Counter(), defaultdict(set, {p: set(t) for p, t in played.items()}))
+    # Within one place of its own number (b, c, d) the third game repeats a table; over
+    # every table each game finds one new to both its players: c, d and a.
+    tables = list("abcdefg")
+    chosen = assign_tables([(1, 2), (3, 4), (5, 6)], tables, history, 1, exact_up_to=0)
+    assert chosen == [2, 3, 0]
 
 
 def test_tables_are_spread_so_nobody_plays_one_twice():
