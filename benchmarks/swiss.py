@@ -9,7 +9,8 @@ Two parts, both with random results drawn from a fixed seed:
 - the site: the same event through Django's test client on a throw-away SQLite database:
   POST rounds/<n>/pair/ for rounds 1 to 6 (loading the event, pairing, saving; the median
   of 5 pairings of each round, as pairing again before any result allows), the
-  standings' JSON and page, the organizer's round page with its 128 games, a player's page.
+  standings' JSON, page and PDF (a first download), the organizer's round page with its 128
+  games, the dashboard, a player's page.
 
 Run with `make bench` (or `python benchmarks/swiss.py`); prints JSON.
 """
@@ -150,6 +151,13 @@ def site() -> dict[str, object]:
 
         return round(median_of(RUNS, fetch), 3)
 
+    from django.core.cache import cache
+
+    def standings_pdf() -> None:
+        cache.clear()  # a first download each time
+        response = client.get(f"/events/{event.pk}/standings.pdf")
+        assert response["Content-Type"] == "application/pdf"
+
     player = Client()
     player.force_login(User.objects.get(username="player000"))
     return {
@@ -159,6 +167,7 @@ def site() -> dict[str, object]:
         "standings_page_s": get(f"/events/{event.pk}/standings/"),
         "round_page_s": get(f"/events/{event.pk}/rounds/{ROUNDS}/"),
         "dashboard_s": get(f"/events/{event.pk}/"),
+        "standings_pdf_s": round(median_of(3, standings_pdf), 3),
         "player_page_s": round(median_of(RUNS, lambda: player.get(f"/events/{event.pk}/me/")), 3),
     }
 

@@ -246,6 +246,10 @@ def round_publish(request: HtmxHttpRequest, event_id: int, round_number: int) ->
     event = organized(request, event_id)
     round_ = get_round(event, round_number)
     published = request.POST.get("change") == "publish"
+    # The round's page sends its version: a tab drawn before the round was paired again does
+    # not publish pairings nobody looked at. (A tool that sends none publishes as before.)
+    if "version" in request.POST and sent_version(request) != round_.version:
+        return _round_refused(request, event, round_, [str(play.stale_round(round_number))])
     Round.objects.filter(pk=round_.pk).update(published=published, version=F("version") + 1)
     messages.success(
         request,

@@ -196,6 +196,24 @@ def test_a_round_is_paired_again_only_before_any_result(organizer_client, event,
     assert games(event, 1)[0].pk == game.pk
 
 
+def test_a_tab_drawn_before_the_round_was_paired_again_does_not_publish_it(
+    organizer_client, event, six
+):
+    pair(organizer_client, event, 1)
+    shown = version_of(event, 1)
+    pair(organizer_client, event, 1)  # in another tab
+    response = organizer_client.post(
+        f"/events/{event.pk}/rounds/1/publish/", {"change": "publish", "version": shown}
+    )
+    assert response.status_code == 400 and "another tab" in response.content.decode()
+    assert not event.rounds.get(number=1).published
+    organizer_client.post(
+        f"/events/{event.pk}/rounds/1/publish/",
+        {"change": "publish", "version": version_of(event, 1)},
+    )
+    assert event.rounds.get(number=1).published
+
+
 def test_typed_pairings_do_not_replace_a_round_with_results(organizer_client, event, six):
     pair(organizer_client, event, 1)
     game = games(event, 1)[0]
@@ -583,6 +601,7 @@ def test_standings_are_the_organizers_until_published_then_the_players_and_the_l
     public = client.get(f"/events/standings/{swiss.standings_code}/")
     assert public.status_code == 200 and "ann" in public.content.decode()
     assert stranger_client.get(f"/events/{event.pk}/standings/").status_code == 404
+    assert player.get(f"/events/{event.pk}/standings.pdf").status_code == 404  # the organizer's
     assert client.get("/events/standings/not-the-code/").status_code == 404
     # A stale page does not hide them.
     organizer_client.post(
