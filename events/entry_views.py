@@ -319,6 +319,7 @@ def published_rounds(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
                 ],
             }
         )
+    play.add_results(event, shown)
     return render(
         request,
         "events/rounds.html",

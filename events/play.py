@@ -964,3 +964,20 @@ def my_games(event: Event, entry: Entry, rounds: list[dict[str, Any]]) -> list[d
         row["by_organizer"] = result.by_organizer
         row["disputed"] = result.disputed
     return rounds
+
+
+def add_results(event: Event, rounds: list[dict[str, Any]]) -> None:
+    """The overview of the rounds (as events.entry_views lists them): each game's result
+    once it counts, and each round's bye."""
+    play = EventPlay(event)
+    results = {
+        p.pk: result
+        for pairings in play.pairings.values()
+        for p in pairings
+        if (result := result_of(p)) is not None and result.confirmed
+    }
+    for row in rounds:
+        number = row["round"].number
+        row["byes"] = [play.name(b.entry_id) for b in play.byes.get(number, [])]
+        for item in row["pairings"]:
+            item["result"] = results.get(item["pairing"].pk)

@@ -287,6 +287,17 @@ def test_differing_reports_are_flagged_and_the_organizer_settles_them(organizer_
     assert (result.a_vp, result.b_vp) == (12, 7)
 
 
+def test_the_rounds_overview_shows_results_and_the_bye(organizer_client, event, five):
+    pair(organizer_client, event, 1)
+    publish(organizer_client, event, 1)
+    game = games(event, 1)[0]
+    enter(organizer_client, event, 1, names(game)[0], 14, 3)
+    bye = Bye.objects.select_related("entry__player").get()
+    page = client_of(game.player_a).get(f"/events/{event.pk}/rounds/").content.decode()
+    assert "14 to 3" in page and f"Bye: {bye.entry.player_name}." in page
+    assert "not in yet" in page
+
+
 def test_the_organizer_can_name_either_player_of_a_game(organizer_client, event, six):
     pair(organizer_client, event, 1)
     game = games(event, 1)[0]
