@@ -216,6 +216,11 @@ class EventPlay:
             self._keys[number] = round_table_keys(self.rounds[number])
         return self._keys[number]
 
+    def use_tables(self, number: int, documents: list[Any]) -> list[str]:
+        """Round ``number`` is about to take these tables: their identities, from now on."""
+        self._keys[number] = [table_key(d) for d in documents]
+        return self._keys[number]
+
     def key_of(self, number: int, table: int) -> str:
         keys = self.table_keys(number)
         return keys[table - 1] if 1 <= table <= len(keys) else number_key(table)
@@ -299,8 +304,19 @@ class EventPlay:
         for state in self.states():
             n = state.number
             if not state.paired:
-                tables = "" if self.rounds[n].tables_source else " (attach its tables first)"
+                has_tables = any(self.rounds[k].tables_source for k in range(1, n + 1))
+                tables = "" if has_tables else " (attach its tables first)"
                 return [f"Pair round {n}{tables}: Swiss pairing is one button on its page."]
+            seatless = [
+                e.player_name
+                for e in self.unpaired(n)
+                if self.drops.get(e.pk) is None or self.drops[e.pk] >= n
+            ]
+            if seatless and state.confirmed == 0 and not state.disputed and not state.waiting:
+                return [
+                    f"{', '.join(seatless[:MAX_LISTED])} {'has' if len(seatless) == 1 else 'have'}"
+                    f" no seat in round {n} (joined after it was paired?): pair it again."
+                ]
             if not state.published:
                 return [f"Check round {n}'s pairings and tables, then publish it to the players."]
             if not state.complete:
@@ -565,11 +581,11 @@ def pair(event: Event, number: int, expected: int) -> Paired:
             )
         if needed > MAX_TABLES_PER_ROUND:
             raise EventRefusal(f"A round has at most {MAX_TABLES_PER_ROUND} games.")
-        if documents:
-            play._keys[number] = [table_key(d) for d in documents]
-            keys = play._keys[number]
-        else:
-            keys = [number_key(n) for n in range(1, needed + 1)]
+        keys = (
+            play.use_tables(number, documents)
+            if documents
+            else [number_key(n) for n in range(1, needed + 1)]
+        )
         seeding = [pk for pk in play.swiss.seeding if isinstance(pk, int)]
         try:
             draw = pair_round(
@@ -908,7 +924,6 @@ def round_page(event: Event, round_: Round) -> dict[str, Any]:
         "seatless": [e.player_name for e in play.unpaired(number)] if state.paired else [],
         "pair_problem": pair_problem(play, number),
         "results_open": not (number + 1 in play.rounds and play.paired(number + 1)),
-        "dropped": {pk: after for pk, after in play.drops.items()},
         "player_names": sorted(e.player_name for e in play.entries.values()),
     }
 

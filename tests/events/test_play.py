@@ -505,6 +505,8 @@ def test_players_join_late_until_round_one_has_a_result(
     late = join_players(event, django_user_model, ["gus"])["gus"]
     page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
     assert "Without a seat this round: gus" in page
+    dashboard = organizer_client.get(f"/events/{event.pk}/").content.decode()
+    assert "gus has no seat in round 1" in dashboard
     pair(organizer_client, event, 1)  # again, with gus
     seated = {n for p in games(event, 1) for n in names(p)} | {
         b.entry.player_name for b in Bye.objects.all()
