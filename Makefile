@@ -118,6 +118,7 @@ bench: setup
 	$(BIN)/python benchmarks/forcebuilder.py
 	$(BIN)/python benchmarks/tables.py
 	$(BIN)/python benchmarks/events.py
+	$(BIN)/python benchmarks/swiss.py
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache *.egg-info test-artifacts

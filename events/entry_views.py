@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
-from events import printing
+from events import play, printing
 from events.checking import check_for_event, event_ruleset
 from events.loaders import (
     Membership,
@@ -136,7 +136,7 @@ def _entry_context(request: HtmxHttpRequest, entry: Entry, **extra: Any) -> dict
         "entry": entry,
         "faction": faction.name if faction else entry.faction,
         "offered": [] if entry.locked else _offered(request, event),
-        "rounds": _my_rounds(event, entry),
+        "rounds": play.my_games(event, entry, _my_rounds(event, entry)),
         "new_list_form": NewForceForm(initial={"name": f"{event.name} list"[:120]}),
         "list_deleted": entry.submitted and entry.force_id is None,
     } | extra
@@ -318,6 +318,7 @@ def published_rounds(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
                 ],
             }
         )
+    play.add_results(event, shown)
     return render(
         request,
         "events/rounds.html",

@@ -21,13 +21,14 @@ from events.models import Event
 from jobs.kinds import JobKind, JobOutput, JobRefused, Progress, register
 from jobs.models import Job
 from jobs.running import start_job
-from onefinity.downloads import file_stem
+from onefinity.downloads import file_stem, render_pdf
 from onefinity.rules import current_ruleset
 
 
 @dataclass(frozen=True)
 class PrintAsked:
-    """One of an event's files: ``file`` is "rosters", "round", "everything" or "lists-zip";
+    """One of an event's files: ``file`` is "rosters", "round", "everything", "lists-zip" or
+    "standings";
     ``first`` the first roster or sheet of a part (from 1); ``round`` for a round's sheets."""
 
     file: str
@@ -42,6 +43,8 @@ class PrintAsked:
             return f"-round-{self.round}-tables{part}.pdf"
         if self.file == "everything":
             return "-everything.pdf"
+        if self.file == "standings":
+            return "-standings.pdf"
         return "-lists.zip"
 
     def label(self, event: Event) -> str:
@@ -50,6 +53,7 @@ class PrintAsked:
             "round": f"Round {self.round}'s table sheets"
             + ("" if self.first == 1 else f" from {self.first}"),
             "everything": "Everything in one PDF",
+            "standings": "Standings PDF",
             "lists-zip": "Locked lists (zip)",
         }[self.file]
         return f"{what}: {event.name}"
@@ -66,6 +70,9 @@ def print_file(job: Job, progress: Progress) -> JobOutput:
     if asked.file == "lists-zip":
         progress(0, 1)
         return JobOutput(printing.lists_zip(event, entries), name, "application/zip")
+    if asked.file == "standings":
+        progress(0, 1)
+        return JobOutput(render_pdf(printing.standings_html(event)), name, "application/pdf")
     if asked.file == "rosters":
         # No locked roster yet: a page that says so (as before the worker).
         part = entries[asked.first - 1 : asked.first - 1 + printing.ROSTERS_PER_FILE]
@@ -89,7 +96,10 @@ register(JobKind("event-print", print_file, time_limit=10 * 60, keep_days=7))
 
 
 def _fingerprint(event: Event, asked: PrintAsked, site: str) -> str:
-    """A digest of the versions of everything the file is made from."""
+    """A digest of the versions of everything the file is made from (of the standings,
+    what they show: working them out takes milliseconds, printing them seconds)."""
+    if asked.file == "standings":
+        return hashlib.sha256(printing.standings_html(event).encode()).hexdigest()[:32]
     entries = list(event.entries.order_by("pk").values_list("pk", "version"))
     rounds = list(event.rounds.order_by("number").values_list("number", "version"))
     pairings = list(

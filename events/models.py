@@ -10,6 +10,7 @@ organizer's pages say when the two differ.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -151,6 +152,12 @@ class Event(Owned):
                 )
             if event.entries.count() >= MAX_ENTRIES:
                 raise EventRefusal(f"{event.name} is full: an event holds {MAX_ENTRIES} players.")
+            if Result.objects.filter(
+                pairing__round__event=event, pairing__round__number=1
+            ).exists():
+                raise EventRefusal(
+                    f"{event.name} has started: players join only before round 1 is played."
+                )
             return Entry.objects.create(event=event, player=player)
 
     def lock_all(self) -> int:
@@ -579,3 +586,105 @@ __all__ = [
     "StaleEvent",
     "TableDocumentError",
 ]
+
+
+# --- The Swiss system: the event's draw, byes, results and drops (events/play.py) ----------
+
+# A result's victory points, at the door and in the database (events/swiss.py: MAX_VP).
+MAX_RESULT_VP = 99
+
+
+def new_seed() -> int:
+    # Below 2**53: the seed is shown on the page and read back exactly by any JSON reader.
+    return secrets.randbelow(2**53)
+
+
+class Swiss(models.Model):
+    """How an event runs by the Swiss system: its seed (round 1's draw and the standings'
+    last tie-break), the VP a bye scores, the organizer's seeded players, and whether the
+    standings are published (then anyone holding their link may read them)."""
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="swiss")
+    seed = models.PositiveBigIntegerField(default=new_seed)
+    bye_vp = models.PositiveSmallIntegerField(default=0)
+    seeding = models.JSONField(default=list, blank=True)  # entry ids, the top seed first
+    standings_published = models.BooleanField(default=False)
+    standings_code = models.CharField(max_length=32, unique=True, default=new_share_code)
+    version = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"Swiss of event {self.event_id}"
+
+    def get_standings_link(self) -> str:
+        return reverse("events:standings-public", args=[self.standings_code])
+
+
+class Bye(models.Model):
+    """A player without a game in a round: a win with the event's bye VP."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="one_bye_per_player_and_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"Bye in round {self.round_id}"
+
+
+class Result(models.Model):
+    """A pairing's result: what each player reported (their side's VP and the other's) and
+    the VP that count, set when both reports agree or when the organizer enters them."""
+
+    pairing = models.OneToOneField(Pairing, on_delete=models.CASCADE, related_name="result")
+    a_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    b_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    a_reports_a_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    a_reports_b_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    b_reports_a_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    b_reports_b_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    by_organizer = models.BooleanField(default=False)
+    version = models.PositiveBigIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Result of pairing {self.pairing_id}"
+
+    @property
+    def confirmed(self) -> bool:
+        return self.a_vp is not None and self.b_vp is not None
+
+    @property
+    def report_of_a(self) -> tuple[int, int] | None:
+        if self.a_reports_a_vp is None or self.a_reports_b_vp is None:
+            return None
+        return self.a_reports_a_vp, self.a_reports_b_vp
+
+    @property
+    def report_of_b(self) -> tuple[int, int] | None:
+        if self.b_reports_a_vp is None or self.b_reports_b_vp is None:
+            return None
+        return self.b_reports_a_vp, self.b_reports_b_vp
+
+    @property
+    def disputed(self) -> bool:
+        a, b = self.report_of_a, self.report_of_b
+        return not self.confirmed and a is not None and b is not None and a != b
+
+    @property
+    def started(self) -> bool:
+        """Anything reported or entered: the round can no longer be paired again."""
+        return self.confirmed or self.report_of_a is not None or self.report_of_b is not None
+
+
+class Drop(models.Model):
+    """A player who left the event after a round: not paired again, still in the standings."""
+
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="drop")
+    after_round = models.PositiveSmallIntegerField()
+    dropped_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.entry} dropped after round {self.after_round}"

@@ -24,6 +24,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from accounts.ownership import DamagedRecord
+from events import play
 from events.checking import check_for_event, event_ruleset
 from events.composing import CompositionError, compose
 from events.models import Entry, Event, Pairing, Round, TableDocumentError
@@ -437,3 +438,22 @@ __all__ = [
     "summary_lines",
     "table_sheets",
 ]
+
+
+# --- Standings --------------------------------------------------------------------------
+
+
+def standings_html(event: Event) -> str:
+    """The standings as printed (the organizer's PDF): every player's line, the rules of the
+    order, as the standings page shows them."""
+    standings = play.EventPlay(event)
+    return render_to_string(
+        "events/print_standings.html",
+        {
+            "event": event,
+            "swiss": standings.swiss,
+            "rows": standings.standings(),
+            "rounds_played": standings.rounds_played(),
+            "states": standings.states(),
+        },
+    )

@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned
+from events import play
 from events.forms import PairingsImportForm
 from events.loaders import (
     get_round,
@@ -88,7 +89,7 @@ def _round_context(request: HtmxHttpRequest, event: Event, round_: Round) -> dic
         "packs": packs,
         "saved_tables": tables,
         "table_names": [round_.table_name(n) for n in range(1, len(round_.tables) + 1)],
-    }
+    } | play.round_page(event, round_)
 
 
 @login_required
@@ -174,6 +175,7 @@ def _save_pairings(
                 )
             if any(row.table > len(round_.tables) for row in rows) and round_.tables:
                 raise EventRefusal(f"Round {number} has only {len(round_.tables)} tables.")
+            play.check_replaceable(round_)
             round_.pairings.all().delete()
             Pairing.objects.bulk_create(
                 Pairing(
@@ -184,6 +186,7 @@ def _save_pairings(
                 )
                 for row in rows
             )
+            play.drop_seated_byes(round_)
             Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
 
 
@@ -236,6 +239,10 @@ def round_publish(request: HtmxHttpRequest, event_id: int, round_number: int) ->
     event = organized(request, event_id)
     round_ = get_round(event, round_number)
     published = request.POST.get("change") == "publish"
+    # The round's page sends its version: a tab drawn before the round was paired again does
+    # not publish pairings nobody looked at. (A tool that sends none publishes as before.)
+    if "version" in request.POST and sent_version(request) != round_.version:
+        return _round_refused(request, event, round_, [str(play.stale_round(round_number))])
     Round.objects.filter(pk=round_.pk).update(published=published, version=F("version") + 1)
     messages.success(
         request,

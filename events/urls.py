@@ -1,10 +1,11 @@
 from django.urls import path
 
-from events import entry_views, round_views, views
+from events import entry_views, round_views, standings_views, swiss_views, views
 
 app_name = "events"
 
-# Arguments are named event_id, entry_id, round_number, join_code and list_code: the
+# Arguments are named event_id, entry_id, round_number, join_code, list_code and
+# standings_code: the
 # site-wide ownership walk (tests/site/test_ownership_walk.py) knows forces' and tables'
 # `pk` and `code`; tests/events/test_access.py walks these with the four event personas.
 urlpatterns = [
@@ -66,4 +67,68 @@ urlpatterns = [
     path("events/<int:event_id>/me/leave/", entry_views.leave, name="leave"),
     path("events/<int:event_id>/lists/", entry_views.reveal, name="reveal"),
     path("events/<int:event_id>/lists/<code:list_code>/", entry_views.snapshot, name="snapshot"),
+    # The Swiss system (events/swiss_views.py) and the standings (events/standings_views.py).
+    path("events/<int:event_id>/swiss/", swiss_views.swiss_settings, name="swiss"),
+    path(
+        "events/<int:event_id>/rounds/<int:round_number>/pair/",
+        swiss_views.round_pair,
+        name="round-pair",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:round_number>/pairings.json",
+        swiss_views.pairings_json,
+        name="pairings-json",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:round_number>/result/",
+        swiss_views.round_result,
+        name="round-result",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:round_number>/result/clear/",
+        swiss_views.round_result_clear,
+        name="round-result-clear",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:round_number>/swap/",
+        swiss_views.round_swap,
+        name="round-swap",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:round_number>/report/",
+        swiss_views.report,
+        name="round-report",
+    ),
+    path(
+        "events/<int:event_id>/players/<int:entry_id>/drop/",
+        swiss_views.player_drop,
+        name="player-drop",
+    ),
+    path(
+        "events/<int:event_id>/players/<int:entry_id>/history/",
+        standings_views.player_history,
+        name="player-history",
+    ),
+    path("events/<int:event_id>/standings/", standings_views.standings_page, name="standings"),
+    path(
+        "events/<int:event_id>/standings/publish/",
+        standings_views.standings_publish,
+        name="standings-publish",
+    ),
+    path(
+        "events/<int:event_id>/standings.json",
+        standings_views.standings_json,
+        name="standings-json",
+    ),
+    path(
+        "events/<int:event_id>/standings.csv", standings_views.standings_csv, name="standings-csv"
+    ),
+    path(
+        "events/<int:event_id>/standings.pdf", standings_views.standings_pdf, name="standings-pdf"
+    ),
+    path(
+        "events/standings/<code:standings_code>/",
+        standings_views.standings_public,
+        name="standings-public",
+    ),
 ]

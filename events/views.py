@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import QuotaExceeded, owned, owner_fields
-from events import printing
+from events import play, printing
 from events.checking import event_ruleset
 from events.forms import EventForm
 from events.jobs import PrintAsked, print_job
@@ -154,6 +154,7 @@ def _reminders(event: Event, rows: list[PlayerRow], rounds: list[Round]) -> list
             reminders.append(f"Round {round_.number} has no tables yet.")
         if not round_.pairing_count:
             reminders.append(f"Round {round_.number} has no pairings yet.")
+            break  # rounds are paired one after another: the later ones wait for this one
     return reminders
 
 
@@ -167,6 +168,7 @@ def _dashboard_context(request: HtmxHttpRequest, event: Event) -> dict[str, Any]
     for round_ in rounds:
         round_.pairing_count = round_.pairings.count()
         counts[round_.number] = round_.pairing_count
+    swiss = play.dashboard(event, rounds)
     locked = [r.entry for r in rows if r.entry.locked and r.entry.submitted]
     join_url = request.build_absolute_uri(event.get_join_url())
     return {
@@ -190,6 +192,7 @@ def _dashboard_context(request: HtmxHttpRequest, event: Event) -> dict[str, Any]
         "join_url": join_url,
         "join_qr": qr_svg(join_url),
         "max_entries": MAX_ENTRIES,
+        "swiss": swiss,
     }
 
 

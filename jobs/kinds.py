@@ -74,5 +74,3 @@ def register(kind: JobKind) -> JobKind:
 
 def job_kind(name: str) -> JobKind | None:
     return _KINDS.get(name)
-
-

@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from events.models import Entry, Event, Pairing
+from events.play import swiss_of
 from tests.events.conftest import signed_in
 
 pytestmark = pytest.mark.django_db
@@ -56,6 +57,24 @@ EXPECTED: dict[str, dict[str, set[object]]] = {
     "round-tables": ORGANIZER_ONLY_POST,
     "round-pairings": ORGANIZER_ONLY_POST,
     "round-publish": ORGANIZER_ONLY_POST,
+    # The Swiss system and the standings: the organizer's; a player's once published
+    # (nothing is published in this world); the public link only once published, to anyone.
+    "swiss": ORGANIZER_ONLY,
+    "round-pair": ORGANIZER_ONLY_POST,
+    "round-result": ORGANIZER_ONLY_POST,
+    "round-result-clear": ORGANIZER_ONLY_POST,
+    "round-swap": ORGANIZER_ONLY_POST,
+    "player-drop": ORGANIZER_ONLY_POST,
+    "standings-publish": ORGANIZER_ONLY_POST,
+    "round-report": {key: {405} for key in PERSONAS},
+    "pairings-json": ORGANIZER_ONLY,
+    "standings": ORGANIZER_ONLY,
+    "standings-json": ORGANIZER_ONLY,
+    "standings-csv": ORGANIZER_ONLY,
+    "standings-pdf": ORGANIZER_ONLY,
+    "standings-public": {key: {404} for key in PERSONAS},
+    # Alice's history: the organizer and alice herself until the standings are published.
+    "player-history": ORGANIZER_ONLY | {"player": {200}},
     # The players' own pages.
     "me": {
         "organizer": {404},
@@ -94,6 +113,8 @@ EXPECTED: dict[str, dict[str, set[object]]] = {
 
 
 PLAYER_ROUTES = {
+    "round-report",
+    "player-history",
     "mine",
     "new",
     "join",
@@ -138,6 +159,7 @@ def url_of(pattern: URLPattern, world: dict) -> str:
         "<int:round_number>": "1",
         "<code:join_code>": world["event"].join_code,
         "<code:list_code>": world["alice"].code,
+        "<code:standings_code>": swiss_of(world["event"]).standings_code,
     }
     for placeholder, value in values.items():
         route = route.replace(placeholder, value)
