@@ -26,8 +26,8 @@ from onefinity.rules import (
     library,
     trooper_profile,
 )
+from onefinity.rules.effects import describe_entry
 from onefinity.rules.ruleset import CatalogueEntry, Faction, Ruleset, TrooperClass, UnitType
-from onefinity.templatetags.onefinity_tags import effects_summary
 
 
 @dataclass
@@ -49,6 +49,8 @@ class Option:
     cards: list[str] = field(default_factory=list)
     close_combat: str = ""
     effect: str = ""
+    # Its effects all lie outside an exchange: "not part of the odds".
+    outside_odds: bool = False
 
     @property
     def name(self) -> str:
@@ -612,14 +614,13 @@ def _describe(option: Option, ruleset: Ruleset, prefix: str) -> None:
         return
     if entry.kind == "weapon":
         option.cards = [
-            str(entry.fire_power.get(b.id, 0) + entry.bonus)
-            if entry.fire_power.get(b.id, 0) > 0
-            else "\N{EN DASH}"
-            for b in ruleset.range_bands
+            "\N{EN DASH}" if cards is None else str(cards)
+            for cards in (entry.cards_at(b.id) for b in ruleset.range_bands)
         ]
         option.close_combat = f"+{entry.close_combat}" if entry.close_combat else "\N{EN DASH}"
     if not entry.description:
-        option.effect = effects_summary(entry)
+        option.effect = describe_entry(entry, ruleset)
+    option.outside_odds = entry.outside_exchange
 
 
 def _skill_options(
