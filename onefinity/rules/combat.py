@@ -70,6 +70,7 @@ __all__ = [
     "Plan",
     "Situation",
     "plan_exchange",
+    "plan_from_cards",
     "resolve",
 ]
 
@@ -264,6 +265,65 @@ def plan_exchange(
         target_downed,
         ledger.ordered(),
     )
+
+
+def plan_from_cards(
+    situation: Situation,
+    attack: int,
+    against: int,
+    ruleset: Ruleset,
+    reaction: tuple[int, int] | None = None,
+    burst: int = 1,
+    attacker_wounds: int = 1,
+    target_wounds: int = 1,
+) -> Plan:
+    """An exchange given by its card counts alone (the odds calculator, ``card_odds``):
+    ``attack`` against ``against`` (shooting: the target's defense; close combat: the
+    target's own pile), ``reaction`` the target's attack and the attacker's defense.
+    CombatError for counts no exchange can have."""
+    deck = ruleset.cards.deck_size
+    counts = [attack, against, *(reaction or ())]
+    if any(isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= deck for n in counts):
+        raise CombatError(f"each pile holds from 1 to {deck} cards")
+    if not 1 <= burst <= MAX_BURST:
+        raise CombatError(f"a burst is from 1 to {MAX_BURST} shots")
+    if not (1 <= attacker_wounds <= MAX_WOUNDS and 1 <= target_wounds <= MAX_WOUNDS):
+        raise CombatError(f"a trooper has from 1 to {MAX_WOUNDS} wounds")
+    if situation.mode not in EXCHANGES:
+        raise CombatError(f"{situation.mode!r} is not a kind of exchange")
+    attacker = Fighter("Attacker", 0, attacker_wounds, 0, ())
+    target = Fighter("Target", 0, target_wounds, 0, ())
+
+    def pile(side: str, purpose: str, cards: int) -> Pile:
+        return Pile(side, purpose, cards, ())
+
+    shooting = situation.mode == SHOOTING
+    first = (
+        pile("Attacker", "attack" if shooting else "close combat", attack),
+        pile("Target", "defense" if shooting else "close combat", against),
+    )
+    back = None
+    if reaction is not None:
+        back = (pile("Target", "attack", reaction[0]), pile("Attacker", "defense", reaction[1]))
+    return Plan(
+        attacker,
+        target,
+        Situation(situation.mode, situation.band, reaction is not None),
+        first if shooting else None,
+        back,
+        None if shooting else first,
+        None,
+        burst if shooting else 1,
+        attacker_wounds,
+        target_wounds,
+        False,
+        (),
+    )
+
+
+# Bounds of an exchange given by counts: far above any trooper's.
+MAX_BURST = 6
+MAX_WOUNDS = 6
 
 
 # --- Resolution ------------------------------------------------------------------------------

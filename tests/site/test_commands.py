@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,149 @@ def test_card_odds_refuses_a_whole_deck_against_a_whole_deck(attacker, defender)
     assert "Traceback" not in result.stderr and result.stdout == ""
     assert result.stderr.strip().count("\n") == 0
     assert "joker against joker is re-drawn" in result.stderr
+
+
+def test_card_odds_by_counts_gives_the_whole_exchange_with_a_reaction():
+    # One card each way, both shots at once: each hits half the time, independently
+    # enough that the attacker ends downed exactly half the time.
+    result = manage("card_odds", "--attacker", "1", "--defender", "1", "--reaction", "--json")
+    assert result.returncode == 0, result.stderr
+    exchange = json.loads(result.stdout)["exchange"]
+    assert exchange["reaction"] is True and len(exchange["comparisons"]) == 2
+    outcome = {k: Fraction(v["exact"]) for k, v in exchange["outcome"].items()}
+    assert sum(outcome.values()) == 1
+    assert Fraction(exchange["attacker_ends"]["downed"]["exact"]) == Fraction(1, 2)
+
+
+def test_card_odds_by_counts_shoots_a_burst_at_the_same_target():
+    result = manage("card_odds", "--attacker", "1", "--defender", "1", "--burst", "2", "--json")
+    exchange = json.loads(result.stdout)["exchange"]
+    # Two shots of even chance while the first misses: downed 3/4.
+    assert exchange["target_ends"]["downed"]["exact"] == "3/4"
+
+
+FORCE = {
+    "format": "onefinity-force",
+    "version": 1,
+    "name": "Long watch",
+    "faction": "solar-concord",
+    "units": [
+        {
+            "type": "light-infantry",
+            "troopers": [
+                {"id": "s1", "weapons": ["sniper-rifle"], "equipment": ["multispectral-visor"]},
+                {},
+            ],
+        }
+    ],
+}
+GHOSTS = {
+    "format": "onefinity-force",
+    "version": 1,
+    "name": "Ghosts",
+    "faction": "nomad-syndicate",
+    "units": [
+        {
+            "type": "medium-infantry",
+            "skills": ["mimetism"],
+            "troopers": [{"abilities": ["agile"], "equipment": ["light-armor-plate"]}, {}, {}],
+        }
+    ],
+}
+
+
+def test_card_odds_by_troopers_applies_every_effect_as_the_panel_does(tmp_path):
+    mine, theirs = tmp_path / "mine.json", tmp_path / "theirs.json"
+    mine.write_text(json.dumps(FORCE), encoding="utf-8")
+    theirs.write_text(json.dumps(GHOSTS), encoding="utf-8")
+    result = manage(
+        "card_odds",
+        "--force",
+        str(mine),
+        "--trooper",
+        "s1",
+        "--target-force",
+        str(theirs),
+        "--target-trooper",
+        "1.1",
+        "--band",
+        "extreme",
+        "--defense",
+        "cover",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    exchange = json.loads(result.stdout)["exchange"]
+    (shot,) = exchange["comparisons"]
+    assert (shot["attack"]["cards"], shot["against"]["cards"]) == (2, 4)
+    applied = {e["entry"] for e in exchange["effects"] if e["applied"]}
+    assert applied == {"multispectral-visor", "mimetism", "agile", "light-armor-plate"}
+    text = manage(
+        "card_odds",
+        "--force",
+        str(mine),
+        "--trooper",
+        "s1",
+        "--target-force",
+        str(theirs),
+        "--target-trooper",
+        "1.1",
+        "--band",
+        "extreme",
+        "--defense",
+        "cover",
+    ).stdout
+    assert "Cover: cancelled by Multispectral Visor" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--attacker", "1"), "--attacker needs --defender"),
+        (("--attacker", "1", "--defender", "1", "--force", "x.json"), "not both"),
+        (("--attacker", "1", "--defender", "1", "--burst", "0"), "a burst is from 1"),
+        (
+            ("--attacker", "30", "--defender", "1", "--reaction", "--attacker-defense-cards", "30"),
+            "more than a deck",
+        ),
+        (("--force", "/nonexistent.json", "--trooper", "x"), "no such file"),
+    ],
+)
+def test_card_odds_refuses_bad_options_in_one_line(args, words):
+    result = manage("card_odds", *args)
+    assert result.returncode == 2
+    assert words in result.stderr and "Traceback" not in result.stderr
+    assert result.stderr.strip().count("\n") == 0
+
+
+def test_card_odds_by_troopers_names_what_it_cannot_find(tmp_path):
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps(FORCE), encoding="utf-8")
+    for args, words in (
+        (("--trooper", "nobody", "--target-type", "tag"), "no trooper 'nobody'"),
+        (
+            ("--trooper", "s1", "--target-type", "tag", "--combat", "charging", "--band", "short"),
+            "does not apply in shooting",
+        ),
+        (("--trooper", "s1"), "give the target"),
+    ):
+        result = manage("card_odds", "--force", str(mine), *args)
+        assert result.returncode == 2 and words in result.stderr, result.stderr
+
+
+def test_the_readme_documents_every_key_of_the_card_odds_json():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[
+        readme.index("### The card_odds JSON") : readme.index("### The force document")
+    ]
+    result = manage("card_odds", "--attacker", "2", "--defender", "1", "--reaction", "--json")
+    document = json.loads(result.stdout)
+    exchange = document["exchange"]
+    keys = set(document) | set(exchange) | set(exchange["comparisons"][0])
+    keys |= set(exchange["comparisons"][0]["attack"]) | set(exchange["attacker"])
+    keys |= set(exchange["target_ends"]) | set(exchange["outcome"])
+    missing = sorted(k for k in keys if f"`{k}`" not in section and f'"{k}"' not in section)
+    assert not missing
 
 
 def test_export_ruleset_json_is_the_whole_ruleset():
