@@ -47,6 +47,12 @@ def effect_words(entry: CatalogueEntry, ruleset: Ruleset) -> str:
 
 
 @register.filter
+def provisional_in(path: str, ruleset: Ruleset) -> bool:
+    """Whether the ruleset marks the value at that key path as ours, not the rules'."""
+    return ruleset.is_provisional(path)
+
+
+@register.filter
 def cards_at(entry: CatalogueEntry, band: str) -> str:
     """A weapon's cards at a range band before the trooper's own modifiers (the engine's
     CatalogueEntry.cards_at), or an en dash where it cannot fire."""
