@@ -325,10 +325,12 @@ class ForceSheet:
             (trooper.spec.abilities, trooper.abilities),
         ):
             notes += [
-                (e.name if e else i, e.description if e else "")
+                (_card_name(e.name, e) if e else i, e.description if e else "")
                 for i, e in zip(ids, entries, strict=True)
             ]
-        notes += [(e.name + " (unit)", e.description) for e in unit.skills if e is not None]
+        notes += [
+            (_card_name(e.name + " (unit)", e), e.description) for e in unit.skills if e is not None
+        ]
         weapons = len(trooper.profile.weapons) if trooper.profile else 0
         # More than 6 weapons print in a smaller table (cards.html: .many), a line each.
         room = CARD_NOTE_LINES - weapons * (1 if weapons > 6 else CARD_LINES_PER_WEAPON)
@@ -393,6 +395,15 @@ class ForceSheet:
                 ]
                 result.append((trooper_class, texts))
         return result
+
+
+OUTSIDE_ODDS = "not part of the odds"
+
+
+def _card_name(name: str, entry: CatalogueEntry) -> str:
+    """An entry's name on a card, saying when its effect lies outside any exchange (the
+    odds panel does not count it, so a player checking the odds knows why)."""
+    return f"{name} ({OUTSIDE_ODDS})" if entry.outside_exchange else name
 
 
 def _lookup(catalogue: Any, ids: tuple[str, ...]) -> list[CatalogueEntry | None]:

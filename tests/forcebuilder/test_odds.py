@@ -229,3 +229,49 @@ def test_the_odds_panel_answers_every_query_string_without_a_server_error(
     if "attacker" in QueryDict(query.encode("latin-1")):
         # Asked: either the odds or a message saying what to change.
         assert (ANSWER in region) != ('role="alert"' in region)
+
+
+# --- Entries outside the odds ------------------------------------------------------------
+
+MEDIC = {
+    "format": "onefinity-force",
+    "version": 1,
+    "name": "Field hospital",
+    "faction": "exomorph-collective",
+    "units": [
+        {
+            "id": "u1",
+            "type": "medium-infantry",
+            "skills": ["regeneration"],
+            "troopers": [
+                {"id": "m1", "class": "medic", "equipment": ["medkit"], "abilities": ["agile"]},
+                {"id": "m2"},
+                {"id": "m3"},
+            ],
+        }
+    ],
+}
+
+
+def test_entries_outside_any_exchange_say_not_part_of_the_odds_on_cards_and_pickers(
+    owner_client, owner
+):
+    from forcebuilder.sheets import force_sheet
+    from onefinity.rules import current_ruleset, read_force_document, validate_force
+
+    spec = read_force_document(MEDIC)
+    force = Force.create_from_spec(spec, "2026.11", 75, owner=owner)
+    sheet = force_sheet(spec, validate_force(spec, current_ruleset()))
+    unit = sheet.units[0]
+    names = [name for name, _ in sheet.card_notes(unit, unit.troopers[0]).notes]
+    assert "Medkit (not part of the odds)" in names
+    assert "Regeneration (unit) (not part of the odds)" in names
+    assert "Agile" in names  # its effect is part of the odds
+    picker = owner_client.get(f"/forces/{force.pk}/troopers/m1/").content.decode()
+    medkit = picker[picker.index('for="pick-m1-medkit"') :]
+    assert medkit.index("not part of the odds") < medkit.index("</th>")
+    agile = picker[picker.index('for="pick-m1-agile"') :]
+    assert "not part of the odds" not in agile[: agile.index("</th>")]
+    options = owner_client.get(f"/forces/{force.pk}/units/u1/").content.decode()
+    regeneration = options[options.index("Regeneration") :]
+    assert regeneration.index("not part of the odds") < regeneration.index("</label>")
