@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from operator import mul
 
 from onefinity.rules.ruleset import CardRules
 
@@ -199,22 +200,27 @@ def pile_pair_counts(first: int, second: int, sizes: list[int]) -> list[list[int
     for size in sizes:
         running += size
         cumulative.append(running)
-
-    def at_most(i: int, j: int) -> int:
-        if i < 0 or j < 0:
-            return 0
-        if i <= j:
-            return _choose(cumulative[i], first) * _choose(cumulative[j] - first, second)
-        return _choose(cumulative[j], second) * _choose(cumulative[i] - second, first)
-
+    # at_most[i][j], from four rows of binomials rather than two per cell.
+    first_in = [_choose(c, first) for c in cumulative]
+    second_after = [_choose(c - first, second) for c in cumulative]
+    second_in = [_choose(c, second) for c in cumulative]
+    first_after = [_choose(c - second, first) for c in cumulative]
     ranks = len(sizes)
-    return [
+    at_most = [
         [
-            at_most(i, j) - at_most(i - 1, j) - at_most(i, j - 1) + at_most(i - 1, j - 1)
+            first_in[i] * second_after[j] if i <= j else second_in[j] * first_after[i]
             for j in range(ranks)
         ]
         for i in range(ranks)
     ]
+    counts = []
+    zero = [0] * ranks
+    for i in range(ranks):
+        row, before = at_most[i], at_most[i - 1] if i else zero
+        counts.append(
+            [row[j] - before[j] - (row[j - 1] - before[j - 1] if j else 0) for j in range(ranks)]
+        )
+    return counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,30 +263,34 @@ def reaction_counts(
     ranks = len(sizes)
     active = pile_pair_counts(active_attack, active_defense, sizes)
     reactive = pile_pair_counts(reactive_attack, reactive_defense, sizes)
-    # prefix[k][l]: the reactive draws with attack rank below k and defense rank below l.
-    prefix = [[0] * (ranks + 1) for _ in range(ranks + 1)]
-    for k in range(ranks):
-        row_sum = 0
-        for line in range(ranks):
-            row_sum += reactive[k][line]
-            prefix[k + 1][line + 1] = prefix[k][line + 1] + row_sum
-
-    def block(k0: int, k1: int, l0: int, l1: int) -> int:
-        """Reactive draws with attack rank in [k0, k1) and defense rank in [l0, l1)."""
-        return prefix[k1][l1] - prefix[k0][l1] - prefix[k1][l0] + prefix[k0][l0]
-
+    # below[k][l]: the reactive draws with attack rank k and defense rank below l.
+    below = []
+    for row in reactive:
+        running, sums = 0, [0]
+        for count in row:
+            running += count
+            sums.append(running)
+        below.append(sums)
     counts = [[0, 0, 0] for _ in range(3)]
     for i in range(ranks):  # the active side's best attack card
-        # Its attack wins against a defense ranked below i, ties at i, loses above.
-        defense_ranges = ((WIN, 0, i), (TIE, i, i + 1), (LOSS, i + 1, ranks))
-        for j in range(ranks):  # the active side's best defense card
-            ways = active[i][j]
-            if not ways:
-                continue
-            attack_ranges = ((WIN, j + 1, ranks), (TIE, j, j + 1), (LOSS, 0, j))
-            for x, l0, l1 in defense_ranges:
-                for y, k0, k1 in attack_ranges:
-                    counts[x][y] += ways * block(k0, k1, l0, l1)
+        mine = active[i]  # its draws by best defense rank j
+        # Its attack wins against a reactive defense ranked below i, ties at i, loses
+        # above; for each, the reactive draws by their attack rank k ...
+        by_attack = (
+            (WIN, [sums[i] for sums in below]),
+            (TIE, [row[i] for row in reactive]),
+            (LOSS, [sums[ranks] - sums[i + 1] for sums in below]),
+        )
+        for x, column in by_attack:
+            # ... then, against the active defense j: the reactive attack wins above j,
+            # ties at j, loses below (sums over k, paired with the active draws by j).
+            up_to = [0]
+            for count in column:
+                up_to.append(up_to[-1] + count)
+            top = up_to[ranks]
+            counts[x][WIN] += sum(map(mul, mine, [top - up_to[j + 1] for j in range(ranks)]))
+            counts[x][TIE] += sum(map(mul, mine, column))
+            counts[x][LOSS] += sum(map(mul, mine, up_to[:ranks]))
     total = (
         comb(deck, active_attack)
         * comb(deck - active_attack, active_defense)

@@ -182,8 +182,14 @@ ROLE_OF = {
 
 
 def _band_names(bands: Iterable[str], ruleset: Ruleset) -> str:
-    names = {b.id: b.name.lower() for b in ruleset.range_bands}
-    return _or([names.get(band, band) for band in bands])
+    return _or([_band_name(band, ruleset) for band in bands])
+
+
+def _band_name(band: str, ruleset: Ruleset) -> str:
+    for known in ruleset.range_bands:
+        if known.id == band:
+            return known.name.lower()
+    return band
 
 
 def _or(words: list[str]) -> str:
@@ -437,8 +443,9 @@ def attack_pile(
         target.combat_modifiers + target.defense_modifiers,
     )
     theirs = Context(kind, band, DEFENDING, target_reacting, own.enemy, own.own)
-    where = _where(kind, band, "its attack")
-    their_where = _where(kind, band, "against its enemy's attack")
+    # Where each effect counted, for the ledger only (the stat line keeps none).
+    where = _where(kind, band, "its attack") if ledger is not None else ""
+    their_where = _where(kind, band, "against its enemy's attack") if ledger is not None else ""
     lines: list[Line] = []
     if kind == CLOSE_COMBAT:
         lines.append(Line(striker.name, "Rules", "1 card in close combat", 1))
@@ -463,7 +470,7 @@ def attack_pile(
             raise CombatError(
                 f"The {weapon.name} cannot fire at {_band_names([band], ruleset)} range"
             )
-        band_name = _band_names([band], ruleset)
+        band_name = _band_name(band, ruleset)
         if striker_reacting:
             cap, source = reaction_fire_power(striker, own, ruleset, ledger)
             if power > cap:
@@ -526,7 +533,7 @@ def defense_pile(
         striker.combat_modifiers + striker.defense_modifiers,
     )
     theirs = Context(SHOOTING, band, ATTACKING, striker_reacting, own.enemy, own.own)
-    where = _where(SHOOTING, band, "its defense")
+    where = _where(SHOOTING, band, "its defense") if ledger is not None else ""
     # The striker's attacking cancels act on the defender's modifiers and entries (the
     # defender's own cancels act on the attack pile: attack_pile).
     theirs_cancel = _cancelled(
