@@ -2,6 +2,7 @@ from fractions import Fraction
 
 from django import template
 
+from onefinity.rules.combat import ExchangeResult
 from onefinity.rules.effects import describe_entry
 from onefinity.rules.ruleset import ALL, CatalogueEntry, Ruleset, TrooperClass
 
@@ -44,6 +45,26 @@ def effect_words(entry: CatalogueEntry, ruleset: Ruleset) -> str:
     """What an entry does to an exchange, in words generated from its data (the engine's
     own wording: onefinity.rules.effects.describe_entry)."""
     return describe_entry(entry, ruleset)
+
+
+@register.filter
+def fates(result: ExchangeResult) -> list[tuple[str, list[tuple[str, Fraction]]]]:
+    """How each side ends an exchange, the chances that are not 0, in words."""
+    found = []
+    for who, fate in (("defender", result.target), ("attacker", result.attacker)):
+        chances = [
+            (label, value)
+            for label, value in (
+                ("unhurt", fate.unhurt),
+                ("wounded", fate.wounded),
+                ("downed", fate.downed),
+                ("killed", fate.killed),
+            )
+            if value
+        ]
+        if who == "defender" or fate.unhurt != 1:
+            found.append((who, chances))
+    return found
 
 
 @register.filter

@@ -109,6 +109,22 @@ def test_the_odds_page_answers_htmx_with_only_the_result(client):
     assert "60.6 %" in page and "39.4 %" in page
 
 
+def test_the_odds_page_works_out_a_reaction_and_a_burst_as_a_whole_exchange(client):
+    params = {"attacker": 1, "defender": 1, "burst": 2, "reaction": "on", "reaction_cards": 1}
+    page = client.get("/odds/", params, headers={"HX-Request": "true"}).content.decode()
+    assert "The whole exchange" in page and "up to 2 shots" in page
+    # The defender's one shot at once: the attacker ends downed exactly half the time.
+    assert 'The attacker ends</strong> unhurt <data value="1/2">50.0 %</data>' in page
+    plain = client.get("/odds/", {"attacker": 3, "defender": 2}).content.decode()
+    assert "The whole exchange" not in plain  # one plain shot says it all above
+
+
+def test_the_odds_page_refuses_a_reaction_that_needs_more_than_a_deck(client):
+    params = {"attacker": 30, "defender": 1, "reaction": "on", "attacker_defense": 30}
+    page = client.get("/odds/", params).content.decode()
+    assert "more than a deck of 54 holds" in page and "The whole exchange" not in page
+
+
 def test_the_ties_fail_variant_shows_both_fail(client):
     page = client.get("/odds/", {"attacker": 1, "defender": 1, "ties_fail": "on"}).content.decode()
     assert "Tie: both fail" in page
