@@ -656,7 +656,11 @@ def test_the_force_builder_pages_pass_axe_and_the_nu_html_checker(
     empty = make(player, {**LEGAL_12, "name": "Empty", "units": []})
     base = live_server.url
     engineer = f"/forces/{broken.pk}/?open=h3"
+    hacker = legal.to_spec().units[0].troopers[0].id
+    odds = f"/forces/{legal.pk}/odds/?attacker={hacker}:combi-rifle&target=type:heavy-infantry"
     pages = {
+        "editor-odds-reaction": f"{odds}&mode=shooting&band=medium&reaction=1&defense=cover",
+        "editor-odds-close-combat": f"{odds}&mode=close-combat&combat=charging&target_combat=rear",
         "my-lists": "/forces/",
         "new-list": "/forces/new/",
         "import": "/forces/import/",
