@@ -381,11 +381,17 @@ class OddsPanel:
         result = self.result
         if result is None:
             return []
+        # An outcome the exchange cannot have (both hitting, when the target does not
+        # shoot back) is exactly 0: left out rather than shown as 0.0 %.
         return [
-            Figure("Only the attacker hits", result.attacker_hits, "attacker"),
-            Figure("Only the target hits", result.target_hits, "defender"),
-            Figure("Both hit", result.both_hit, "both"),
-            Figure("Neither hits", result.neither_hits, "neither"),
+            figure
+            for figure in (
+                Figure("Only the attacker hits", result.attacker_hits, "attacker"),
+                Figure("Only the target hits", result.target_hits, "defender"),
+                Figure("Both hit", result.both_hit, "both"),
+                Figure("Neither hits", result.neither_hits, "neither"),
+            )
+            if figure.value
         ]
 
     @property

@@ -26,7 +26,7 @@ from onefinity.rules import (
     library,
     trooper_profile,
 )
-from onefinity.rules.effects import describe_entry
+from onefinity.rules.effects import NOT_IN_ODDS, describe_entry
 from onefinity.rules.ruleset import CatalogueEntry, Faction, Ruleset, TrooperClass, UnitType
 
 
@@ -397,13 +397,10 @@ class ForceSheet:
         return result
 
 
-OUTSIDE_ODDS = "not part of the odds"
-
-
 def _card_name(name: str, entry: CatalogueEntry) -> str:
     """An entry's name on a card, saying when its effect lies outside any exchange (the
     odds panel does not count it, so a player checking the odds knows why)."""
-    return f"{name} ({OUTSIDE_ODDS})" if entry.outside_exchange else name
+    return f"{name} ({NOT_IN_ODDS})" if entry.outside_exchange else name
 
 
 def _lookup(catalogue: Any, ids: tuple[str, ...]) -> list[CatalogueEntry | None]:

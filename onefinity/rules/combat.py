@@ -50,6 +50,7 @@ from onefinity.rules.effects import (
 from onefinity.rules.ruleset import (
     ATTACKING,
     CLOSE_COMBAT,
+    DEFENDING,
     EXCHANGE_NAMES,
     EXCHANGES,
     REDRAW_COMPARISON,
@@ -242,15 +243,17 @@ def plan_exchange(
     attacker_wounds = wounds_of(attacker, ledger)
     target_wounds = wounds_of(target, ledger)
     # What no pile considered: an effect for a role its side does not play here, or one
-    # outside the odds.
-    for side, enemy in ((attacker, target), (target, attacker)):
+    # outside the odds. The attacker is attacked only by a reaction or in close combat;
+    # the target attacks only then.
+    both = (ATTACKING, DEFENDING)
+    for side, enemy, plays in (
+        (attacker, target, both if target_attacks else (ATTACKING,)),
+        (target, attacker, both if target_attacks else (DEFENDING,)),
+    ):
         own = side.combat_modifiers + side.defense_modifiers
         against = enemy.combat_modifiers + enemy.defense_modifiers
         context = Context(mode, shooting_band, ATTACKING, False, own, against)
-        attacks = side is attacker or target_attacks
-        ledger.note_all(
-            side, ruleset, context, "" if attacks else "only when it attacks: it does not here"
-        )
+        ledger.note_all(side, ruleset, context, plays)
     return Plan(
         attacker,
         target,

@@ -57,6 +57,10 @@ class CombatError(ValueError):
     pass
 
 
+# What an effect outside any exchange is called wherever it is shown.
+NOT_IN_ODDS = "not part of the odds"
+
+
 @dataclass(frozen=True, slots=True)
 class Weapon:
     """What a side attacks with: a weapon of the catalogue, or an attack of a special
@@ -208,7 +212,7 @@ def _modifier_names(ids: Iterable[str], ruleset: Ruleset) -> list[str]:
 def why_not(effect: Effect, context: Context, ruleset: Ruleset) -> str:
     """'' when ``effect`` applies in ``context``, else why not, in words."""
     if not effect.in_exchange:
-        return f"not part of the odds ({effect.outside or 'movement'})"
+        return f"{NOT_IN_ODDS} ({effect.outside or 'movement'})"
     role = ROLE_OF.get(effect.change, effect.role)
     if role and role != context.role:
         return "only when it attacks" if role == ATTACKING else "only when it is attacked"
@@ -285,22 +289,36 @@ class Ledger:
         )
 
     def note_all(
-        self, fighter: Fighter, ruleset: Ruleset, context: Context, idle: str = ""
+        self, fighter: Fighter, ruleset: Ruleset, context: Context, plays: tuple[str, ...]
     ) -> None:
-        """Every effect of the fighter's gear that no pile considered, with why not:
-        ``idle`` when its side does not attack in this exchange."""
+        """Every effect of the fighter's gear that no pile considered, with why not. It
+        ``plays`` the roles (ATTACKING, DEFENDING) it has in this exchange: an effect for
+        another says so; one for a role it plays is judged on its other conditions."""
         for entry in fighter.gear:
             for index, effect in enumerate(entry.effects):
                 if (fighter.name, entry.id, index) in self.uses:
                     continue
+                role = ROLE_OF.get(effect.change, effect.role)
                 if not effect.in_exchange:
                     reason = why_not(effect, context, ruleset)
                 elif effect.change == NO_REACTION:
                     reason = "only when it would react"
-                elif idle and ROLE_OF.get(effect.change, effect.role) == ATTACKING:
-                    reason = idle
+                elif role and role not in plays:
+                    reason = (
+                        "only when it attacks: it does not here"
+                        if role == ATTACKING
+                        else "only when it is attacked: it is not here"
+                    )
                 else:
-                    reason = why_not(effect, context, ruleset) or "not in this exchange"
+                    judged = Context(
+                        context.kind,
+                        context.band,
+                        role or context.role,
+                        context.reacting,
+                        context.own,
+                        context.enemy,
+                    )
+                    reason = why_not(effect, judged, ruleset) or "not in this exchange"
                 self.note(fighter.name, entry, index, reason, "")
 
     def ordered(self) -> tuple[EffectUse, ...]:
@@ -384,9 +402,7 @@ def _modifier_lines(
                 )
             )
         else:
-            lines.append(
-                Line(fighter.name, modifier.name, f"+{modifier.bonus} (situation)", modifier.bonus)
-            )
+            lines.append(Line(fighter.name, modifier.name, "situation", modifier.bonus))
     return lines
 
 
@@ -453,14 +469,7 @@ def attack_pile(
             best = max(
                 (e for e in striker.gear if e.kind == "weapon"), key=lambda e: e.close_combat
             )
-            lines.append(
-                Line(
-                    striker.name,
-                    best.name,
-                    f"close-combat bonus +{best.close_combat}",
-                    best.close_combat,
-                )
-            )
+            lines.append(Line(striker.name, best.name, "close-combat bonus", best.close_combat))
     else:
         weapon = striker.weapon
         if weapon is None:
@@ -495,9 +504,7 @@ def attack_pile(
                 Line(striker.name, weapon.name, f"fire power {power} at {band_name} range", power)
             )
         if weapon.bonus:
-            lines.append(
-                Line(striker.name, weapon.name, f"weapon bonus +{weapon.bonus}", weapon.bonus)
-            )
+            lines.append(Line(striker.name, weapon.name, "weapon bonus", weapon.bonus))
     # The target's defending cancels act on the striker's modifiers and entries; the
     # striker's attacking cancels on the target's entries.
     theirs_cancel = _cancelled(target, striker, theirs, ruleset, ledger, their_where)
@@ -702,9 +709,9 @@ def describe(effect: Effect, ruleset: Ruleset) -> str:
     if change == MOVEMENT:
         sign = "+" if effect.amount > 0 else "-"
         count = abs(effect.amount)
-        return f"{sign}{count} hex{'es' if count != 1 else ''} of movement: not part of the odds"
+        return f"{sign}{count} hex{'es' if count != 1 else ''} of movement"
     assert change == OUTSIDE
-    return f"its effect is on {effect.outside}: not part of the odds"
+    return f"its effect is on {effect.outside}"
 
 
 def _cancel_name(cancels: str, ruleset: Ruleset) -> str:
@@ -718,7 +725,10 @@ def _cancel_name(cancels: str, ruleset: Ruleset) -> str:
 def describe_entry(entry: CatalogueEntry, ruleset: Ruleset) -> str:
     """Everything an entry does to an exchange, in words: its effects and, for a weapon,
     its burst and armor piercing. '' when it has nothing to say."""
-    parts = [describe(effect, ruleset) for effect in entry.effects]
+    parts = [
+        describe(effect, ruleset) + ("" if effect.in_exchange else f" ({NOT_IN_ODDS})")
+        for effect in entry.effects
+    ]
     if entry.kind == "weapon":
         if entry.burst > 1:
             parts.insert(0, f"B {entry.burst}: up to {entry.burst} shots at one target")

@@ -202,10 +202,18 @@ def test_an_effect_for_the_other_role_is_left_out():
     # Mimetism helps the trooper shot at; on the shooter it does nothing.
     ghost = side("medium-infantry", "G", weapons=["sniper-rifle"], skills=("mimetism",))
     plan = plan_exchange(ghost, MEDIUM, Situation(SHOOTING, "extreme"), RULESET)
-    assert _use(plan, "mimetism").reason == "only when it is attacked"
+    assert _use(plan, "mimetism").reason == "only when it is attacked: it is not here"
     veteran = side("medium-infantry", "V", abilities=["veteran"])
     plan = plan_exchange(RIFLEMAN, veteran, Situation(SHOOTING, "short"), RULESET)
-    assert _use(plan, "veteran").reason.startswith("only when it attacks")
+    assert _use(plan, "veteran").reason == "only when it attacks: it does not here"
+    # In close combat both sides attack and are attacked: the reason is the condition
+    # that fails, not the role.
+    plated = side("medium-infantry", "P", equipment=["light-armor-plate"])
+    plan = plan_exchange(RIFLEMAN, plated, Situation(CLOSE_COMBAT), RULESET)
+    assert _use(plan, "light-armor-plate").reason == "only against shooting"
+    ghost = side("medium-infantry", "G", skills=("mimetism",))
+    plan = plan_exchange(RIFLEMAN, ghost, Situation(CLOSE_COMBAT), RULESET)
+    assert _use(plan, "mimetism").reason == "only in shooting"
 
 
 def test_sixth_sense_cancels_the_rear_bonus_and_says_so():

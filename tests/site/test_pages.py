@@ -65,7 +65,7 @@ def test_the_ruleset_page_shows_each_effect_in_words_made_from_the_data(client):
     assert describe(replace(mimetism, amount=-2, bands=("extreme",)), ruleset) == (
         "an enemy shooting at it at extreme range draws 2 cards less"
     )
-    assert "its effect is on healing: not part of the odds" in page
+    assert "its effect is on healing (not part of the odds)" in page
 
 
 def test_the_ruleset_page_explains_the_exchange_and_marks_our_choices(client):
