@@ -32,7 +32,14 @@ from onefinity.rules.combat import (
     plan_exchange,
     resolve,
 )
-from onefinity.rules.effects import CombatError, EffectUse, Fighter, describe, fighter
+from onefinity.rules.effects import (
+    KIND_NAMES,
+    CombatError,
+    EffectUse,
+    Fighter,
+    describe,
+    fighter,
+)
 from onefinity.rules.force import TrooperSpec, UnitSpec
 from onefinity.rules.ruleset import Modifier, Ruleset
 
@@ -459,16 +466,10 @@ class OddsPanel:
 
 
 def _row(use: EffectUse, ruleset: Ruleset) -> EffectRow:
-    kind = {
-        "weapon": "weapon",
-        "ability": "ability",
-        "equipment": "equipment",
-        "unit_skill": "unit skill",
-    }
     return EffectRow(
         use.side,
         use.entry.name,
-        kind.get(use.entry.kind, use.entry.kind),
+        KIND_NAMES.get(use.entry.kind, use.entry.kind),
         describe(use.effect, ruleset),
         use.applied,
         use.reason,

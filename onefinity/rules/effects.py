@@ -45,6 +45,7 @@ from onefinity.rules.ruleset import (
     known_entries,
 )
 
+# What each kind of catalogue entry is called in a sentence.
 KIND_NAMES = {
     "weapon": "weapon",
     "ability": "special ability",
