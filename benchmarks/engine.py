@@ -24,6 +24,10 @@ from onefinity.rules import (
     read_force_document,
     validate_force,
 )
+from onefinity.rules.combat import Situation, plan_exchange, resolve
+from onefinity.rules.effects import fighter
+from onefinity.rules.force import TrooperSpec, UnitSpec
+from onefinity.rules.profile import trooper_profile
 from onefinity.rules.ruleset_file import load_library
 
 # A full 12-trooper, 75-point force with loadouts, abilities, skills and specialists.
@@ -109,7 +113,33 @@ def main() -> int:
             timed(lambda: check_force_document(TWELVE_TROOPERS, shipped), 5000)
         ),
         "card_odds_5_vs_4_exact": summary(timed(lambda: exchange_odds(5, 4, ruleset.cards), 500)),
+        # The stat lines of the 12 troopers, through the exchange evaluator (a sheet).
+        "trooper_profiles_12": summary(
+            timed(
+                lambda: [
+                    trooper_profile(t, u, None, ruleset, 0) for u in force.units for t in u.troopers
+                ],
+                2000,
+            )
+        ),
     }
+    # The whole exchange, planned and resolved exactly: the combat seed's opposed shooting
+    # (a Combi Rifle's two shots against a Medium Infantry in cover, its Rifle reacting:
+    # the heaviest count, two piles a player), and close combat after a reaction.
+    shooter = fighter(TrooperSpec(weapons=("combi-rifle",)), UnitSpec("light-infantry"), ruleset)
+    covered = fighter(TrooperSpec(), UnitSpec("medium-infantry"), ruleset)
+    assert shooter is not None and covered is not None
+    covered = covered.with_situation((), ("cover",))
+    reaction = Situation("shooting", "medium", True)
+    melee = Situation("close-combat", "short", True)
+    results["whole_exchange_reaction_and_burst"] = summary(
+        timed(lambda: resolve(plan_exchange(shooter, covered, reaction, ruleset), ruleset), 200)
+    )
+    charger = shooter.with_situation(("charging",))
+    plain = covered.with_situation()
+    results["whole_exchange_close_combat_after_a_reaction"] = summary(
+        timed(lambda: resolve(plan_exchange(charger, plain, melee, ruleset), ruleset), 500)
+    )
     target_ms = 0.5
     results["validate_target_met"] = results["validate_12_troopers"]["median_ms"] <= target_ms
     print(json.dumps(results, indent=2))

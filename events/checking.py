@@ -17,9 +17,11 @@ from onefinity.rules import (
     validate_force,
 )
 from onefinity.rules.ruleset import Ruleset
-from onefinity.rules.validation import WARNING
+from onefinity.rules.validation import ERROR, WARNING
 
 OVER_LIMIT = "force.points.over-limit"
+# The event plays a ruleset this site no longer ships: nothing can be checked for it.
+NOT_SHIPPED = "event.ruleset.not-shipped"
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,11 @@ class Checked:
     def over_limit(self) -> bool:
         return any(issue.code == OVER_LIMIT for issue in self.issues)
 
+    @property
+    def refused(self) -> bool:
+        """Not checked at all: the event's ruleset is not one this site ships."""
+        return any(issue.code == NOT_SHIPPED for issue in self.issues)
+
     def issue_dicts(self) -> list[dict[str, Any]]:
         return [issue.as_dict() for issue in self.issues]
 
@@ -56,8 +63,13 @@ def check_for_event(spec: ForceSpec, ruleset_version: str, points_limit: int) ->
     list's own (a 75-point list is checked at 60 when the event plays 60).
 
     The document is written only after the reader accepts it (ForceDocumentError when it
-    would not read back), so a stored snapshot always reads."""
-    ruleset = event_ruleset(ruleset_version)
+    would not read back), so a stored snapshot always reads.
+
+    An event pinned to a ruleset the site no longer ships is never checked under another
+    one: the verdict is one error saying so (``refused``), and nothing else."""
+    ruleset = library().get(ruleset_version)
+    if ruleset is None:
+        return _not_shipped(spec, ruleset_version, points_limit)
     as_played = replace(spec, ruleset=ruleset.version, points_limit=points_limit)
     document = force_document(as_played)
     read_force_document(document)
@@ -76,6 +88,22 @@ def check_for_event(spec: ForceSpec, ruleset_version: str, points_limit: int) ->
             ),
         )
     return Checked(as_played, document, report, tuple(issues))
+
+
+def _not_shipped(spec: ForceSpec, ruleset_version: str, points_limit: int) -> Checked:
+    as_played = replace(spec, ruleset=ruleset_version, points_limit=points_limit)
+    document = force_document(as_played)
+    read_force_document(document)
+    shipped = ", ".join(sorted(library().rulesets, reverse=True))
+    issue = Issue(
+        NOT_SHIPPED,
+        ERROR,
+        "ruleset",
+        f"This event plays ruleset {ruleset_version}, which this site no longer ships, so "
+        "no list can be checked for it: nothing was checked under another ruleset.",
+        f"The organizer can move the event to a ruleset the site ships ({shipped}).",
+    )
+    return Checked(as_played, document, Report(None, (issue,)), (issue,))
 
 
 def read_snapshot(document: object) -> ForceSpec:

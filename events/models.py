@@ -405,6 +405,10 @@ class Entry(models.Model):
                     f"{force.name} no longer reads ({damaged.problem}); open it and repair it "
                     "first. Nothing was submitted."
                 ) from None
+            if checked.refused:
+                # The event's ruleset is no longer shipped: nothing can be checked, so nothing
+                # is accepted, whatever the player ticked.
+                raise EventRefusal(str(checked.issues[0].message) + " Nothing was submitted.")
             if checked.over_limit:
                 raise EventRefusal(
                     f"{checked.spec.name} costs {checked.points} points; {event.name} allows "

@@ -26,8 +26,8 @@ from onefinity.rules import (
     library,
     trooper_profile,
 )
+from onefinity.rules.effects import NOT_IN_ODDS, describe_entry
 from onefinity.rules.ruleset import CatalogueEntry, Faction, Ruleset, TrooperClass, UnitType
-from onefinity.templatetags.onefinity_tags import effects_summary
 
 
 @dataclass
@@ -49,6 +49,8 @@ class Option:
     cards: list[str] = field(default_factory=list)
     close_combat: str = ""
     effect: str = ""
+    # Its effects all lie outside an exchange: "not part of the odds".
+    outside_odds: bool = False
 
     @property
     def name(self) -> str:
@@ -323,10 +325,12 @@ class ForceSheet:
             (trooper.spec.abilities, trooper.abilities),
         ):
             notes += [
-                (e.name if e else i, e.description if e else "")
+                (_card_name(e.name, e) if e else i, e.description if e else "")
                 for i, e in zip(ids, entries, strict=True)
             ]
-        notes += [(e.name + " (unit)", e.description) for e in unit.skills if e is not None]
+        notes += [
+            (_card_name(e.name + " (unit)", e), e.description) for e in unit.skills if e is not None
+        ]
         weapons = len(trooper.profile.weapons) if trooper.profile else 0
         # More than 6 weapons print in a smaller table (cards.html: .many), a line each.
         room = CARD_NOTE_LINES - weapons * (1 if weapons > 6 else CARD_LINES_PER_WEAPON)
@@ -391,6 +395,12 @@ class ForceSheet:
                 ]
                 result.append((trooper_class, texts))
         return result
+
+
+def _card_name(name: str, entry: CatalogueEntry) -> str:
+    """An entry's name on a card, saying when its effect lies outside any exchange (the
+    odds panel does not count it, so a player checking the odds knows why)."""
+    return f"{name} ({NOT_IN_ODDS})" if entry.outside_exchange else name
 
 
 def _lookup(catalogue: Any, ids: tuple[str, ...]) -> list[CatalogueEntry | None]:
@@ -612,14 +622,13 @@ def _describe(option: Option, ruleset: Ruleset, prefix: str) -> None:
         return
     if entry.kind == "weapon":
         option.cards = [
-            str(entry.fire_power.get(b.id, 0) + entry.bonus)
-            if entry.fire_power.get(b.id, 0) > 0
-            else "\N{EN DASH}"
-            for b in ruleset.range_bands
+            "\N{EN DASH}" if cards is None else str(cards)
+            for cards in (entry.cards_at(b.id) for b in ruleset.range_bands)
         ]
         option.close_combat = f"+{entry.close_combat}" if entry.close_combat else "\N{EN DASH}"
     if not entry.description:
-        option.effect = effects_summary(entry)
+        option.effect = describe_entry(entry, ruleset)
+    option.outside_odds = entry.outside_exchange
 
 
 def _skill_options(

@@ -1,4 +1,5 @@
 from dataclasses import dataclass
+from typing import Any
 
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -9,6 +10,14 @@ from onefinity.examples import example_forces
 from onefinity.forms import CardOddsForm
 from onefinity.http import HtmxHttpRequest
 from onefinity.rules import CardOddsError, allowed_entries, exchange_odds, library
+from onefinity.rules.combat import (
+    SHOOTING,
+    CombatError,
+    ExchangeResult,
+    Situation,
+    plan_from_cards,
+    resolve,
+)
 from onefinity.rules.export import ruleset_document
 from onefinity.rules.ruleset import CatalogueEntry, Ruleset, TrooperClass, UnitType
 
@@ -106,17 +115,41 @@ def card_odds(request: HtmxHttpRequest) -> HttpResponse:
     """The odds calculator: a GET form, so a result has a link that can be shared."""
     ruleset = library().current
     form = CardOddsForm(request.GET if "attacker" in request.GET else None)
-    odds = None
+    odds = whole = None
     if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        ties_fail = True if data["ties_fail"] else None
         try:
-            odds = exchange_odds(
-                form.cleaned_data["attacker"],
-                form.cleaned_data["defender"],
-                ruleset.cards,
-                ties_fail=True if form.cleaned_data["ties_fail"] else None,
-            )
-        except CardOddsError as error:
+            odds = exchange_odds(data["attacker"], data["defender"], ruleset.cards, ties_fail)
+            whole = _whole_exchange(data, ruleset, ties_fail)
+        except (CardOddsError, CombatError) as error:
             # Numbers each allowed on their own can still make an exchange that never ends.
             form.add_error(None, str(error))
+            odds = None
     template = "onefinity/odds.html#result" if request.htmx else "onefinity/odds.html"
-    return render(request, template, {"form": form, "odds": odds, "ruleset": ruleset})
+    context = {"form": form, "odds": odds, "whole": whole, "ruleset": ruleset}
+    return render(request, template, context)
+
+
+def _whole_exchange(
+    data: dict[str, Any], ruleset: Ruleset, ties_fail: bool | None
+) -> ExchangeResult | None:
+    """The whole exchange, when the form asks for more than one plain shot."""
+    mode = data["mode"] or SHOOTING
+    burst = data["burst"] or 1
+    wounds = (data["attacker_wounds"] or 1, data["defender_wounds"] or 1)
+    if mode == SHOOTING and not data["reaction"] and burst == 1 and wounds == (1, 1):
+        return None
+    reaction = (
+        (data["reaction_cards"] or 1, data["attacker_defense"] or 1) if data["reaction"] else None
+    )
+    plan = plan_from_cards(
+        Situation(mode, "", reaction is not None),
+        data["attacker"],
+        data["defender"],
+        ruleset,
+        reaction,
+        burst,
+        *wounds,
+    )
+    return resolve(plan, ruleset, ties_fail)

@@ -5,6 +5,7 @@ directly or through anything else (docs/architecture.md draws the layers)."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +97,36 @@ def test_importing_a_pure_engine_loads_no_django_module(engine):
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert result.stdout.strip() == "[]"
+
+
+# Which app each template tag library belongs to, and which app each template folder.
+TAG_LIBRARIES = {
+    path.stem: path.parents[1].name
+    for top in sorted(PROJECT)
+    for path in (ROOT / top).glob("templatetags/*.py")
+    if path.stem != "__init__"
+}
+LOAD = re.compile(r"{%\s*load\s+([^%]+?)\s*%}")
+
+
+def template_app(path: Path) -> str:
+    """A template's app: its folder under templates/ (account and registration pages are
+    the accounts app's). The site's own pages (base.html, home.html) count as the rules
+    app's, the lowest that draws pages: every page extends them."""
+    if path.parent == ROOT / "templates":
+        return "onefinity"
+    folder = path.relative_to(ROOT / "templates").parts[0]
+    return {"account": "accounts", "registration": "accounts"}.get(folder, folder)
+
+
+def test_a_template_loads_only_the_tags_of_its_own_layer_or_below():
+    upward = []
+    for path in sorted((ROOT / "templates").rglob("*.html")):
+        app = template_app(path)
+        for names in LOAD.findall(path.read_text(encoding="utf-8")):
+            for library in names.split():
+                owner = TAG_LIBRARIES.get(library)
+                if owner is not None and not allowed(owner, app):
+                    upward.append(f"{path.relative_to(ROOT).as_posix()} ({app}) loads {library}")
+    assert TAG_LIBRARIES["forcebuilder_tags"] == "forcebuilder"  # the libraries are found
+    assert not upward, upward

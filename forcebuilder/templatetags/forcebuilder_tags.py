@@ -4,17 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from onefinity.rules.ruleset import CatalogueEntry
-
 register = template.Library()
-
-
-@register.filter
-def cards_at(entry: CatalogueEntry, band: str) -> str:
-    """A weapon's cards at a range band before the trooper's own modifiers (fire power
-    plus the weapon's bonus), or an en dash where it cannot fire."""
-    power = entry.fire_power.get(band, 0)
-    return str(power + entry.bonus) if power > 0 else "\N{EN DASH}"
 
 
 @register.filter

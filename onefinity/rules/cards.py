@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from operator import mul
 
 from onefinity.rules.ruleset import CardRules
 
@@ -54,7 +55,7 @@ class ExchangeOdds:
         }
 
 
-def _rank_sizes(rules: CardRules, ties_fail: bool) -> list[int]:
+def rank_sizes(rules: CardRules, ties_fail: bool) -> list[int]:
     """How many cards of the deck share each rank, lowest rank first.
 
     With suit order every plain card is its own rank; under ties-fail the suits of a
@@ -93,7 +94,7 @@ def exchange_odds(
         if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= deck:
             raise CardOddsError(f"the {side} must draw from 1 to {deck} cards, not {cards!r}")
     variant = rules.ties_fail if ties_fail is None else ties_fail
-    sizes = _rank_sizes(rules, variant)
+    sizes = rank_sizes(rules, variant)
     # Whole numbers of draw pairs, made into fractions once: exact and fast.
     attacker = _best_card_counts(attacker_cards, sizes)
     defender = _best_card_counts(defender_cards, sizes)
@@ -142,3 +143,158 @@ def exchange_odds(
         Fraction(0),
         Fraction(tie, pairs),
     )
+
+
+# --- Comparisons, as whole numbers of draws -------------------------------------------------
+# The whole exchange (onefinity.rules.combat) puts comparisons together; it needs the draws
+# counted exactly, ties apart, so that each tie rule is applied on top.
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """One comparison of two piles: how many of ``total`` equally likely draws the first
+    pile's best card beats the second's (``wins``), loses, or ties."""
+
+    wins: int
+    losses: int
+    ties: int
+    total: int
+
+
+def _check_cards(side: str, cards: int, deck: int) -> None:
+    if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= deck:
+        raise CardOddsError(f"the {side} must draw from 1 to {deck} cards, not {cards!r}")
+
+
+def comparison_counts(first: int, second: int, rules: CardRules, ties_fail: bool) -> Counts:
+    """One pile of ``first`` cards against one of ``second``, each from its own fresh deck."""
+    deck = rules.deck_size
+    _check_cards("attacker", first, deck)
+    _check_cards("defender", second, deck)
+    sizes = rank_sizes(rules, ties_fail)
+    one = _best_card_counts(first, sizes)
+    other = _best_card_counts(second, sizes)
+    wins = ties = below = 0
+    for count_one, count_other in zip(one, other, strict=True):
+        wins += count_one * below
+        ties += count_one * count_other
+        below += count_other
+    total = comb(deck, first) * comb(deck, second)
+    return Counts(wins, total - wins - ties, ties, total)
+
+
+def _choose(n: int, k: int) -> int:
+    return comb(n, k) if n >= 0 else 0
+
+
+def pile_pair_counts(first: int, second: int, sizes: list[int]) -> list[list[int]]:
+    """How many ordered draws of two piles from one deck (``first`` cards, then ``second``
+    more) have their best cards at ranks (i, j): ``counts[i][j]``.
+
+    Counted through the draws whose best cards are at most (i, j): the smaller pile's
+    ranks hold the cards of one pile, the larger's the other's, so with c(i) cards at
+    rank i or below there are C(c(i), first) * C(c(j) - first, second) of them when
+    i <= j, and the mirror image otherwise; differences of those give each pair."""
+    cumulative = []
+    running = 0
+    for size in sizes:
+        running += size
+        cumulative.append(running)
+    # at_most[i][j], from four rows of binomials rather than two per cell.
+    first_in = [_choose(c, first) for c in cumulative]
+    second_after = [_choose(c - first, second) for c in cumulative]
+    second_in = [_choose(c, second) for c in cumulative]
+    first_after = [_choose(c - second, first) for c in cumulative]
+    ranks = len(sizes)
+    at_most = [
+        [
+            first_in[i] * second_after[j] if i <= j else second_in[j] * first_after[i]
+            for j in range(ranks)
+        ]
+        for i in range(ranks)
+    ]
+    counts = []
+    zero = [0] * ranks
+    for i in range(ranks):
+        row, before = at_most[i], at_most[i - 1] if i else zero
+        counts.append(
+            [row[j] - before[j] - (row[j - 1] - before[j - 1] if j else 0) for j in range(ranks)]
+        )
+    return counts
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionCounts:
+    """Two comparisons at once (reactive fire): the active side's attack against the
+    reactive side's defense (the first outcome), and the reactive side's attack against
+    the active side's defense (the second). ``counts[x][y]`` counts the draws with
+    outcomes x and y, each WIN (that attack beats its defense), LOSS or TIE."""
+
+    counts: tuple[tuple[int, int, int], ...]
+    total: int
+
+
+WIN, LOSS, TIE = 0, 1, 2
+
+
+def reaction_counts(
+    active_attack: int,
+    active_defense: int,
+    reactive_attack: int,
+    reactive_defense: int,
+    rules: CardRules,
+    ties_fail: bool,
+) -> ReactionCounts:
+    """Each player draws an attack pile and a defense pile from their own deck (so the
+    two piles of one player never share a card); both comparisons are counted together."""
+    deck = rules.deck_size
+    for side, first, second in (
+        ("active trooper", active_attack, active_defense),
+        ("reactive trooper", reactive_attack, reactive_defense),
+    ):
+        _check_cards(side, first, deck)
+        _check_cards(side, second, deck)
+        if first + second > deck:
+            raise CardOddsError(
+                f"the {side} would draw {first + second} cards for attack and defense: "
+                f"more than a deck of {deck} holds"
+            )
+    sizes = rank_sizes(rules, ties_fail)
+    ranks = len(sizes)
+    active = pile_pair_counts(active_attack, active_defense, sizes)
+    reactive = pile_pair_counts(reactive_attack, reactive_defense, sizes)
+    # below[k][l]: the reactive draws with attack rank k and defense rank below l.
+    below = []
+    for row in reactive:
+        running, sums = 0, [0]
+        for count in row:
+            running += count
+            sums.append(running)
+        below.append(sums)
+    counts = [[0, 0, 0] for _ in range(3)]
+    for i in range(ranks):  # the active side's best attack card
+        mine = active[i]  # its draws by best defense rank j
+        # Its attack wins against a reactive defense ranked below i, ties at i, loses
+        # above; for each, the reactive draws by their attack rank k ...
+        by_attack = (
+            (WIN, [sums[i] for sums in below]),
+            (TIE, [row[i] for row in reactive]),
+            (LOSS, [sums[ranks] - sums[i + 1] for sums in below]),
+        )
+        for x, column in by_attack:
+            # ... then, against the active defense j: the reactive attack wins above j,
+            # ties at j, loses below (sums over k, paired with the active draws by j).
+            up_to = [0]
+            for count in column:
+                up_to.append(up_to[-1] + count)
+            top = up_to[ranks]
+            counts[x][WIN] += sum(map(mul, mine, [top - up_to[j + 1] for j in range(ranks)]))
+            counts[x][TIE] += sum(map(mul, mine, column))
+            counts[x][LOSS] += sum(map(mul, mine, up_to[:ranks]))
+    total = (
+        comb(deck, active_attack)
+        * comb(deck - active_attack, active_defense)
+        * comb(deck, reactive_attack)
+        * comb(deck - reactive_attack, reactive_defense)
+    )
+    return ReactionCounts(tuple((a, b, c) for a, b, c in counts), total)

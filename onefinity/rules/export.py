@@ -16,6 +16,8 @@ def _plain(value: Any) -> Any:
         return {str(key): _plain(item) for key, item in value.items()}
     if isinstance(value, tuple | list):
         return [_plain(item) for item in value]
+    if isinstance(value, frozenset | set):
+        return sorted(_plain(item) for item in value)
     return value
 
 

@@ -8,19 +8,36 @@ import itertools
 import re
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from onefinity.rules.ruleset import (
     ALL,
-    EFFECT_KEYS,
+    ARMOR_PIERCING,
+    ATTACK,
+    CANCELS,
+    CHANGES,
+    DEFENSE,
+    ENEMY_ATTACK,
     EXCHANGES,
+    FOLLOW_UPS,
+    MOVEMENT,
+    NO_REACTION,
+    OUTSIDE,
+    REACTION_FIRE_POWER,
+    REACTION_TIES,
+    ROLES,
     RULESET_DIR,
     RULESET_FORMAT,
+    SHOOTING,
+    WOUNDS,
+    Attack,
     CardRules,
     CatalogueEntry,
     Discount,
-    Effects,
+    Effect,
+    ExchangeRules,
     Faction,
     ForceLimits,
     Modifier,
@@ -43,11 +60,15 @@ _VERSION = re.compile(r"^\d+(?:\.\d+)*$")
 class _Reader:
     """Typed access to one table of the file, remembering the key path for errors."""
 
-    def __init__(self, source: str, table: Mapping[str, Any], path: str) -> None:
+    def __init__(
+        self, source: str, table: Mapping[str, Any], path: str, marks: set[str] | None = None
+    ) -> None:
         self.source = source
         self.table = table
         self.path = path
         self.used: set[str] = set()
+        # The key paths marked provisional, shared by every reader of one file.
+        self.marks: set[str] = set() if marks is None else marks
 
     def key(self, name: str) -> str:
         return f"{self.path}.{name}" if self.path else name
@@ -118,13 +139,51 @@ class _Reader:
             value = {}
         if not isinstance(value, dict):
             raise self.fail(name, f"expected a table, got {value!r}")
-        return _Reader(self.source, value, self.key(name))
+        return _Reader(self.source, value, self.key(name), self.marks)
+
+    def choice(self, name: str, options: tuple[str, ...]) -> str:
+        value = self.text(name)
+        if value not in options:
+            raise self.fail(name, f"expected one of {', '.join(options)}, got {value!r}")
+        return value
+
+    def provisional(self) -> bool:
+        """Read the table's ``provisional`` mark: ``true`` (every value of the table is
+        ours, not the rules') or a list of its keys that are (``"fire_power.long"`` names a
+        key of a table within). Marks are collected by path; True when the whole table is
+        marked."""
+        value = self._get("provisional", False)
+        if value is None or value is False:
+            return False
+        if value is True:
+            self.marks.add(self.path)
+            return True
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            raise self.fail("provisional", "expected true, or a list of this table's keys")
+        for name in value:
+            found: Any = self.table
+            for part in name.split("."):
+                if not isinstance(found, dict) or part not in found or part == "provisional":
+                    raise self.fail("provisional", f"{name!r} is not a key of this table")
+                found = found[part]
+            self.marks.add(self.key(name))
+        return False
+
+    def marked(self, name: str = "") -> bool:
+        """Whether a key of this table (or, without a name, any of it) is marked."""
+        path = self.key(name) if name else self.path
+        return any(
+            m == path or m.startswith(path + ".") or path.startswith(m + ".") for m in self.marks
+        )
 
     def entries(self, name: str) -> list[tuple[str, _Reader]]:
         """The sub-tables of a table keyed by id, each id checked."""
         container = self.table_of(name)
         found = []
         for entry_id in container.table:
+            if entry_id == "provisional":
+                container.provisional()
+                continue
             if not _ID.match(entry_id):
                 raise container.fail(
                     entry_id, "ids are lower-case words joined by hyphens, like 'heavy-infantry'"
@@ -135,17 +194,86 @@ class _Reader:
         return found
 
     def done(self, allowed_extra: tuple[str, ...] = ()) -> None:
-        """Reject keys nobody read: a misspelt key must not be silently ignored."""
+        """Reject keys nobody read: a misspelt key must not be silently ignored. Any table
+        may be marked provisional, so the mark is read here when nothing else read it."""
+        if "provisional" in self.table and "provisional" not in self.used:
+            self.provisional()
         for name in self.table:
             if name not in self.used and name not in allowed_extra:
                 raise self.fail(name, "unknown key")
 
 
-def _effects(entry: _Reader) -> Effects:
-    table = entry.table_of("effects", required=False)
-    values = {name: table.integer(name, default=0, minimum=None) for name in EFFECT_KEYS}
-    table.done()
-    return Effects(**values, bands=entry.texts("bands", default=()))
+_AMOUNTS = (ATTACK, DEFENSE, ENEMY_ATTACK, WOUNDS, MOVEMENT)
+
+
+def _effect(effect: _Reader) -> Effect:
+    """One effect: exactly one change key, then the conditions under which it applies."""
+    present = [change for change in CHANGES if change in effect.table]
+    if len(present) != 1:
+        raise effect.fail("", f"name exactly one change of: {', '.join(CHANGES)}")
+    change = present[0]
+    amount, cancels, outside, role = 0, "", "", ""
+    if change in _AMOUNTS:
+        amount = effect.integer(change, minimum=None)
+        if amount == 0:
+            raise effect.fail(change, "an effect of 0 changes nothing")
+    elif change == REACTION_FIRE_POWER:
+        amount = effect.integer(change, minimum=1)
+    elif change == CANCELS:
+        cancels = effect.text(change)
+        role = effect.choice("role", ROLES)
+    elif change == NO_REACTION:
+        if effect.flag(change) is not True:
+            raise effect.fail(change, "write no_reaction = true (or leave the effect out)")
+    else:
+        outside = effect.text(change)
+        if not outside.strip():
+            raise effect.fail(change, "say in a word what it concerns instead, like 'healing'")
+    exchanges = effect.texts("exchanges", default=())
+    for exchange in exchanges:
+        if exchange not in EXCHANGES:
+            raise effect.fail(
+                "exchanges",
+                f"{exchange!r} is not a kind of exchange (expected {', '.join(EXCHANGES)})",
+            )
+    reacting = effect._get("reacting", False)
+    if reacting is not None and not isinstance(reacting, bool):
+        raise effect.fail("reacting", f"expected true or false, got {reacting!r}")
+    bands = effect.texts("bands", default=())
+    own_situation = effect.texts("situation", default=())
+    enemy_situation = effect.texts("enemy_situation", default=())
+    conditional = bool(exchanges or bands or own_situation or enemy_situation)
+    if change in (WOUNDS, MOVEMENT, OUTSIDE) and (conditional or reacting is not None):
+        raise effect.fail(change, "holds at all times: it takes no conditions")
+    if change == DEFENSE and any(e != SHOOTING for e in exchanges):
+        raise effect.fail("exchanges", "defense cards are drawn only against shooting")
+    if change == REACTION_FIRE_POWER and reacting is not None:
+        raise effect.fail("reacting", "a reaction's fire power counts only in a reaction")
+    effect.done()
+    return Effect(
+        change,
+        amount,
+        cancels,
+        outside,
+        role,
+        exchanges,
+        bands,
+        reacting,
+        own_situation,
+        enemy_situation,
+    )
+
+
+def _effects(entry: _Reader) -> tuple[Effect, ...]:
+    raw = entry._get("effects", False)
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(item, dict) for item in raw):
+        raise entry.fail("effects", "expected a list of tables, like [{ attack = 1 }]")
+    return tuple(
+        _effect(_Reader(entry.source, item, entry.key(f"effects[{index}]"), entry.marks))
+        for index, item in enumerate(raw)
+    )
 
 
 def _catalogue(
@@ -159,8 +287,11 @@ def _catalogue(
             extra["fire_power"] = frozen({band: power.integer(band) for band in power.table})
             extra["bonus"] = entry.integer("bonus", default=0)
             extra["close_combat"] = entry.integer("close_combat", default=0)
+            extra["burst"] = entry.integer("burst", default=1, minimum=1)
+            extra["armor_piercing"] = entry.integer("armor_piercing", default=0)
         if with_slots:
             extra["slots"] = entry.integer("slots", default=1, minimum=1)
+        entry.provisional()
         entries[entry_id] = CatalogueEntry(
             kind=kind,
             id=entry_id,
@@ -170,7 +301,7 @@ def _catalogue(
             factions=entry.texts("factions"),
             effects=_effects(entry),
             description=entry.text("description", default=""),
-            provisional=entry.flag("provisional"),
+            provisional=entry.marked(),
             replaces=entry.texts("replaces", default=()),
             **extra,
         )
@@ -193,14 +324,30 @@ def _exchanges(entry: _Reader) -> tuple[str, ...]:
     return exchanges
 
 
+_SIDES = ("active", "reactive")
+
+
 def _modifiers(table: _Reader) -> Mapping[str, Modifier]:
     found = {}
     for modifier_id in table.table:
+        if modifier_id == "provisional":
+            continue
         entry = table.table_of(modifier_id)
+        sides = entry.texts("sides", default=_SIDES)
+        if not sides or any(side not in _SIDES for side in sides):
+            raise entry.fail("sides", f"name one or both of: {', '.join(_SIDES)}")
         found[modifier_id] = Modifier(
-            modifier_id, entry.text("name"), entry.integer("bonus"), _exchanges(entry)
+            modifier_id,
+            entry.text("name"),
+            entry.integer("bonus"),
+            _exchanges(entry),
+            tuple(sides),
+            entry.flag("target_downed"),
         )
         entry.done()
+    table.done(allowed_extra=tuple(found))
+    if sum(m.target_downed for m in found.values()) > 1:
+        raise table.fail("", "at most one modifier may say the target is downed")
     return frozen(found)
 
 
@@ -234,9 +381,14 @@ def _actions(root: _Reader) -> tuple[Mapping[str, int], int]:
 def _range_bands(root: _Reader) -> tuple[RangeBand, ...]:
     bands = []
     for band_id, band in root.entries("range_bands"):
+        band.provisional()
         bands.append(
             RangeBand(
-                band_id, band.text("name"), band.integer("min", minimum=1), band.integer("max")
+                band_id,
+                band.text("name"),
+                band.integer("min", minimum=1),
+                band.integer("max"),
+                band.marked(),
             )
         )
         if bands[-1].max < bands[-1].min:
@@ -280,7 +432,8 @@ def _unit_types(root: _Reader) -> Mapping[str, UnitType]:
             max_specialists=entry.integer("max_specialists"),
             default_weapon=entry.text("default_weapon"),
             is_tag=entry.flag("is_tag"),
-            provisional=entry.flag("provisional"),
+            provisional=entry.provisional(),
+            default_weapon_provisional=entry.marked("default_weapon"),
         )
         if unit_types[type_id].max_troopers < unit_types[type_id].min_troopers:
             raise entry.fail("max_troopers", "must not be below min_troopers")
@@ -300,7 +453,7 @@ def _trooper_classes(root: _Reader) -> Mapping[str, TrooperClass]:
             unit_types=entry.texts("unit_types"),
             factions=entry.texts("factions"),
             description=entry.text("description", default=""),
-            provisional=entry.flag("provisional"),
+            provisional=entry.provisional(),
         )
         entry.done()
     if "trooper" not in classes:
@@ -319,9 +472,35 @@ def _special_actions(root: _Reader, special_cost: int) -> Mapping[str, SpecialAc
             description=entry.text("description"),
             trooper_class=entry.optional_str("class"),
             ap=entry.integer("ap", default=special_cost),
+            attack=_attack(entry) if "attack" in entry.table else None,
         )
         entry.done()
     return frozen(special_actions)
+
+
+def _attack(entry: _Reader) -> Attack:
+    table = entry.table_of("attack")
+    attack = Attack(
+        fire_power=table.integer("fire_power", minimum=1),
+        burst=table.integer("burst", default=1, minimum=1),
+        armor_piercing=table.integer("armor_piercing", default=0),
+    )
+    table.done()
+    return attack
+
+
+def _exchange(root: _Reader) -> ExchangeRules:
+    table = root.table_of("exchange")
+    rules = ExchangeRules(
+        reaction_fire_power=table.integer("reaction_fire_power", minimum=1),
+        reaction_ties=table.choice("reaction_ties", REACTION_TIES),
+        follow_up=table.choice("follow_up", FOLLOW_UPS),
+        armor_piercing=table.choice("armor_piercing", ARMOR_PIERCING),
+        wounds_per_hit=table.integer("wounds_per_hit", minimum=1),
+        minimum_cards=table.integer("minimum_cards", minimum=1),
+    )
+    table.done()
+    return rules
 
 
 def _discounts(entry: _Reader) -> tuple[Discount, ...]:
@@ -348,7 +527,7 @@ def _factions(root: _Reader) -> Mapping[str, Faction]:
             name=entry.text("name"),
             description=entry.text("description", default=""),
             discounts=_discounts(entry),
-            provisional=entry.flag("provisional"),
+            provisional=entry.provisional(),
         )
         entry.done()
     return frozen(factions)
@@ -417,6 +596,10 @@ def parse_ruleset(document: Mapping[str, Any], source: str) -> Ruleset:
     modifiers = root.table_of("modifiers")
     combat_modifiers = _modifiers(modifiers.table_of("combat"))
     defense_modifiers = _modifiers(modifiers.table_of("defense"))
+    if any(m.target_downed for m in defense_modifiers.values()):
+        raise RulesetError(
+            source, "modifiers.defense", "only a combat modifier says the target is downed"
+        )
     modifiers.done()
     ruleset = Ruleset(
         version=version,
@@ -440,8 +623,10 @@ def parse_ruleset(document: Mapping[str, Any], source: str) -> Ruleset:
         equipment=_catalogue(root, "equipment", "equipment"),
         unit_skills=_catalogue(root, "unit_skills", "unit_skill"),
         table=_table_rules(root),
+        exchange=_exchange(root),
     )
     root.done()
+    ruleset = replace(ruleset, provisional=frozenset(root.marks))
     _check_references(ruleset)
     return ruleset
 
@@ -506,14 +691,47 @@ def _check_references(ruleset: Ruleset) -> None:
         for entry_id, entry in catalogue.items():
             key = f"{table_name}.{entry_id}"
             _check_availability(ruleset, key, entry.unit_types, entry.factions)
-            for index, band in enumerate(entry.effects.bands):
-                expect(band_ids, band, f"{key}.bands[{index}]", "range band")
+            for number, effect in enumerate(entry.effects):
+                _check_effect(ruleset, f"{key}.effects[{number}]", effect, band_ids)
             if entry.kind == "weapon":
                 for band in entry.fire_power:
                     expect(band_ids, band, f"{key}.fire_power.{band}", "range band")
                 for band in band_ids:
                     if band not in entry.fire_power:
                         raise RulesetError(source, f"{key}.fire_power.{band}", "missing")
+
+
+def _check_effect(
+    ruleset: Ruleset, key: str, effect: Effect, band_ids: Mapping[str, object]
+) -> None:
+    source = ruleset.source
+    modifiers = {**ruleset.combat_modifiers, **ruleset.defense_modifiers}
+    for index, band in enumerate(effect.bands):
+        if band not in band_ids:
+            raise RulesetError(
+                source, f"{key}.bands[{index}]", f"{band!r} is not a known range band"
+            )
+    if effect.bands and effect.exchanges and SHOOTING not in effect.exchanges:
+        raise RulesetError(source, f"{key}.bands", "range bands count only when shooting")
+    for name, ids in (
+        ("situation", effect.own_situation),
+        ("enemy_situation", effect.enemy_situation),
+    ):
+        for index, modifier_id in enumerate(ids):
+            if modifier_id not in modifiers:
+                raise RulesetError(
+                    source, f"{key}.{name}[{index}]", f"{modifier_id!r} is not a known modifier"
+                )
+    if (
+        effect.change == CANCELS
+        and effect.cancels not in modifiers
+        and ruleset.entry(effect.cancels) is None
+    ):
+        raise RulesetError(
+            source,
+            f"{key}.cancels",
+            f"{effect.cancels!r} is neither a situational modifier nor a catalogue entry",
+        )
 
 
 def _check_availability(

@@ -2,6 +2,8 @@ from fractions import Fraction
 
 from django import template
 
+from onefinity.rules.combat import ExchangeResult
+from onefinity.rules.effects import describe_entry
 from onefinity.rules.ruleset import ALL, CatalogueEntry, Ruleset, TrooperClass
 
 register = template.Library()
@@ -39,22 +41,44 @@ def availability(entry: CatalogueEntry | TrooperClass, ruleset: Ruleset) -> str:
 
 
 @register.filter
-def effects_summary(entry: CatalogueEntry) -> str:
-    effects = entry.effects
-    parts = []
-    for name, label in (
-        ("shooting", "shooting"),
-        ("close_combat", "close combat"),
-        ("defense", "defense"),
-        ("movement", "movement"),
-        ("wounds", "wounds"),
-    ):
-        value = getattr(effects, name)
-        if value:
-            parts.append(f"{value:+d} {label}")
-    if parts and effects.bands:
-        parts.append("at " + "/".join(effects.bands))
-    return " ".join(parts)
+def effect_words(entry: CatalogueEntry, ruleset: Ruleset) -> str:
+    """What an entry does to an exchange, in words generated from its data (the engine's
+    own wording: onefinity.rules.effects.describe_entry)."""
+    return describe_entry(entry, ruleset)
+
+
+@register.filter
+def fates(result: ExchangeResult) -> list[tuple[str, list[tuple[str, Fraction]]]]:
+    """How each side ends an exchange, the chances that are not 0, in words."""
+    found = []
+    for who, fate in (("defender", result.target), ("attacker", result.attacker)):
+        chances = [
+            (label, value)
+            for label, value in (
+                ("unhurt", fate.unhurt),
+                ("wounded", fate.wounded),
+                ("downed", fate.downed),
+                ("killed", fate.killed),
+            )
+            if value
+        ]
+        if who == "defender" or fate.unhurt != 1:
+            found.append((who, chances))
+    return found
+
+
+@register.filter
+def provisional_in(path: str, ruleset: Ruleset) -> bool:
+    """Whether the ruleset marks the value at that key path as ours, not the rules'."""
+    return ruleset.is_provisional(path)
+
+
+@register.filter
+def cards_at(entry: CatalogueEntry, band: str) -> str:
+    """A weapon's cards at a range band before the trooper's own modifiers (the engine's
+    CatalogueEntry.cards_at), or an en dash where it cannot fire."""
+    cards = entry.cards_at(band)
+    return "\N{EN DASH}" if cards is None else str(cards)
 
 
 @register.filter

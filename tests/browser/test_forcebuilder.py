@@ -16,7 +16,7 @@ from pypdf import PdfReader
 
 from forcebuilder.models import Force
 from onefinity.rules import read_force_document
-from tests.browser.conftest import PHONE, screenshot, wait_until
+from tests.browser.conftest import PHONE, SCREENSHOTS, screenshot, wait_until
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -127,6 +127,12 @@ def shot(page: Page, name: str) -> None:
     """A full-page screenshot from the top (a sticky bar is drawn where the page stood)."""
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, name)
+
+
+def panel_shot(page: Page, name: str) -> None:
+    """The odds panel alone (the editor above it makes a full-page picture very tall)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#odds").screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def screens(page: Page) -> float:
@@ -424,13 +430,110 @@ def test_the_odds_panel_follows_the_list_and_names_troopers_by_unit(
     settled(page)
     expect(page.locator("#odds-attacker optgroup[label='Light Infantry']")).to_have_count(1)
     expect(page.get_by_label("Attacker and weapon")).to_have_value(re.compile(r":combi-rifle$"))
-    expect(page.locator("#force-odds")).to_contain_text("attacker wins")
+    expect(page.locator("#force-odds")).to_contain_text("Only the attacker hits")
     # Close combat offers only close-combat situations.
     page.get_by_label("Exchange").select_option("close-combat")
     settled(page)
-    expect(page.locator("#odds-panel")).not_to_contain_text("Cover")
+    expect(page.locator("#odds-form")).not_to_contain_text("Cover")
     expect(page.locator("#odds-panel")).to_contain_text("Charging")
     shot(page, "editor-odds-desktop")
+
+
+# A list to shoot at: a mimetic, armored trooper of the owner's other list.
+GHOSTS = {
+    "format": "onefinity-force",
+    "version": 1,
+    "name": "Ghosts",
+    "faction": "nomad-syndicate",
+    "units": [
+        {
+            "id": "gh",
+            "type": "medium-infantry",
+            "name": "Shade",
+            "skills": ["mimetism"],
+            "troopers": [
+                {
+                    "id": "g1",
+                    "weapons": ["combi-rifle", "pistol"],
+                    "abilities": ["agile", "sixth-sense"],
+                    "equipment": ["light-armor-plate", "medkit"],
+                },
+                {"id": "g2"},
+                {"id": "g3"},
+            ],
+        }
+    ],
+}
+SNIPERS = {
+    "format": "onefinity-force",
+    "version": 1,
+    "name": "Long watch",
+    "faction": "solar-concord",
+    "units": [
+        {
+            "id": "sn",
+            "type": "light-infantry",
+            "name": "Eyes",
+            "troopers": [
+                {"id": "s1", "weapons": ["sniper-rifle"], "equipment": ["multispectral-visor"]},
+                {"id": "s2", "weapons": ["combi-rifle"], "abilities": ["cc-specialist"]},
+            ],
+        }
+    ],
+}
+
+
+@pytest.mark.parametrize(("viewport", "suffix"), [(WIDE, "desktop"), (PHONE, "phone")])
+def test_the_odds_panel_shows_the_whole_exchange_and_every_effect_at_both_widths(
+    browser: Browser, live_server, player, viewport, suffix
+):
+    snipers = make(player, SNIPERS)
+    ghosts = make(player, GHOSTS)
+    page = signed_in(browser, live_server.url, viewport)
+    page.goto(f"{live_server.url}/forces/{snipers.pk}/")
+    page.get_by_role("heading", name="Card odds for this list").click()
+    page.get_by_label("Attacker and weapon").select_option("s1:sniper-rifle")
+    page.get_by_label("Range").select_option("extreme")
+    page.get_by_label("Target", exact=True).select_option(f"list:{ghosts.pk}:g1")
+    page.get_by_role("checkbox", name="Cover (+1 to defend)").check()
+    page.get_by_role("button", name="Work out the odds").click()
+    answer = page.locator("#force-odds")
+    # The issue's example: 3 - 1 (Mimetism) against 1 + 1 + 1 + 1, the cover cancelled.
+    expect(answer.locator(".matchup h3").first).to_contain_text("2 cards against 4")
+    expect(answer).to_contain_text("cancelled by Multispectral Visor")
+    expect(answer.locator(".odds-effects")).to_contain_text("Medkit")
+    expect(answer.locator(".odds-effects")).to_contain_text("not part of the odds (healing)")
+    # The target reacts: the panel is drawn again with the reaction's choices.
+    page.get_by_label("The target reacts with fire at once").check()
+    settled(page)
+    page.get_by_label("Target and the weapon it reacts with").select_option(
+        f"list:{ghosts.pk}:g1:combi-rifle"
+    )
+    page.get_by_label("Range").select_option("medium")
+    page.get_by_role("button", name="Work out the odds").click()
+    expect(answer).to_contain_text("the target reacts with Combi Rifle")
+    expect(answer.locator(".matchup")).to_have_count(2)
+    expect(answer).to_contain_text("The attacker ends")
+    no_axe_violations(page, f"odds panel, reaction ({suffix})")
+    if suffix == "phone":
+        assert sideways(page) <= 0
+    shot(page, f"editor-odds-reaction-{suffix}")
+    panel_shot(page, f"odds-panel-reaction-{suffix}")
+    # Close combat both ways: the defender's own situation is chosen like the attacker's.
+    page.get_by_label("The target reacts with fire at once").uncheck()
+    settled(page)
+    page.get_by_label("Exchange").select_option("close-combat")
+    settled(page)
+    page.get_by_label("Attacker and weapon").select_option("s2:combi-rifle")
+    page.get_by_label("Target", exact=True).select_option(f"list:{ghosts.pk}:g1")
+    page.locator("input[name=target_combat][value=higher-ground]").check()
+    page.locator("input[name=combat][value=charging]").check()
+    page.get_by_role("button", name="Work out the odds").click()
+    # 1 + CC Specialist + charging against 1 + pistol's close combat + higher ground.
+    expect(answer.locator(".matchup h3")).to_contain_text("3 cards against 3")
+    expect(answer).to_contain_text("The attacker ends")
+    no_axe_violations(page, f"odds panel, close combat ({suffix})")
+    panel_shot(page, f"odds-panel-close-combat-{suffix}")
 
 
 # --- Sharing and printing ---------------------------------------------------------------------
@@ -553,7 +656,11 @@ def test_the_force_builder_pages_pass_axe_and_the_nu_html_checker(
     empty = make(player, {**LEGAL_12, "name": "Empty", "units": []})
     base = live_server.url
     engineer = f"/forces/{broken.pk}/?open=h3"
+    hacker = legal.to_spec().units[0].troopers[0].id
+    odds = f"/forces/{legal.pk}/odds/?attacker={hacker}:combi-rifle&target=type:heavy-infantry"
     pages = {
+        "editor-odds-reaction": f"{odds}&mode=shooting&band=medium&reaction=1&defense=cover",
+        "editor-odds-close-combat": f"{odds}&mode=close-combat&combat=charging&target_combat=rear",
         "my-lists": "/forces/",
         "new-list": "/forces/new/",
         "import": "/forces/import/",

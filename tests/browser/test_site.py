@@ -59,6 +59,25 @@ def test_card_odds_update_in_place_with_htmx_from_the_keyboard(page: Page, live_
     screenshot(page, "odds-desktop")
 
 
+def test_card_odds_work_out_a_whole_exchange_with_a_reaction(page: Page, live_server):
+    page.goto(live_server.url + "/odds/")
+    page.get_by_label("Attacker draws").fill("3")
+    page.get_by_label("Defender draws").fill("3")
+    page.get_by_label("Shots at the target (burst)").fill("2")
+    page.get_by_label("The defender reacts with fire (at once; first in close combat)").check()
+    page.get_by_role("button", name="Work out the odds").click()
+    result = page.locator("#odds-result")
+    expect(result).to_contain_text("The whole exchange")
+    expect(result).to_contain_text("The attacker ends")
+    screenshot(page, "odds-whole-exchange-desktop")
+    page.set_viewport_size(PHONE)
+    assert (
+        page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        <= 0
+    )
+    screenshot(page, "odds-whole-exchange-phone")
+
+
 def test_card_odds_work_without_javascript(page_without_javascript: Page, live_server):
     page = page_without_javascript
     page.goto(live_server.url + "/odds/")

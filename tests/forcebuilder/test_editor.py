@@ -336,7 +336,8 @@ def test_an_edit_keeps_the_odds_question_and_answers_it_again(owner_client, keye
         band="short",
     ).content.decode()
     assert 'value="cmb:combi-rifle" selected' in page
-    assert "Trooper (Bravo) with Combi Rifle against Any TAG" in page and "attacker wins" in page
+    assert "Trooper (Bravo)</strong> with Combi Rifle against <strong>Any TAG" in page
+    assert 'data-outcome="attacker"' in page
 
 
 # --- Pages around the editor ------------------------------------------------------------------

@@ -19,6 +19,8 @@ HTMX = {"HX-Request": "true"}
 # trooper with a Combi Rifle, a trooper), unit 1 a TAG with a Spitfire.
 # Troopers are named by their ids: "cmb" is the trooper with the Combi Rifle.
 COMBI = "cmb:combi-rifle"
+# What the panel's answer holds (and an error message does not).
+ANSWER = 'data-outcome="attacker"'
 
 
 @pytest.fixture
@@ -65,7 +67,7 @@ def test_the_odds_panel_answers_a_malformed_query_string_with_a_clear_message(
 ):
     region = odds_region(panel(owner_client, force, query, htmx))
     assert 'role="alert"' in region and words in region
-    assert "attacker wins" not in region
+    assert ANSWER not in region
 
 
 @pytest.mark.parametrize("attacker", ["-1:-1:spitfire", "-2:0:combi-rifle", "0:-2:combi-rifle"])
@@ -73,7 +75,7 @@ def test_the_odds_panel_never_picks_a_trooper_from_the_end_of_a_list(owner_clien
     # -1:-1 would be the TAG's Spitfire and 0:-2 the Combi Rifle, if read as Python indexes.
     query = urlencode({"attacker": attacker, "target": "type:tag", "band": "short"})
     region = odds_region(panel(owner_client, force, query))
-    assert "Choose an attacker" in region and "attacker wins" not in region
+    assert "Choose an attacker" in region and ANSWER not in region
 
 
 @pytest.fixture
@@ -93,7 +95,7 @@ def test_the_odds_panel_skips_a_damaged_list_of_mine_among_the_targets(
     query = urlencode({"attacker": COMBI, "target": f"list:{readable.pk}:tag1", "band": "short"})
     for htmx in (True, False):
         page = panel(owner_client, force, query, htmx)
-        assert "attacker wins" in page
+        assert ANSWER in page
         assert f"list:{readable.pk}:tag1" in page or htmx
         assert f"list:{damaged.pk}:" not in page
     query = urlencode({"attacker": COMBI, "target": f"list:{damaged.pk}:tag1", "band": "short"})
@@ -107,7 +109,10 @@ def test_in_close_combat_the_target_draws_one_plus_its_combat_modifier(owner_cli
     )
     region = odds_region(panel(owner_client, force, query))
     # Attacker: 1 + charging 1; Heavy Infantry: 1 (its armor 2 does not count).
-    assert "<strong>2</strong> cards against <strong>1</strong>" in region
+    assert (
+        '<strong class="attacker">2</strong> cards against <strong class="defender">1</strong>'
+        in region
+    )
 
 
 def test_the_odds_panel_refuses_cover_in_close_combat_with_a_message(owner_client, force):
@@ -115,15 +120,15 @@ def test_the_odds_panel_refuses_cover_in_close_combat_with_a_message(owner_clien
         {"attacker": COMBI, "target": "type:tag", "mode": "close-combat", "defense": "cover"}
     )
     region = odds_region(panel(owner_client, force, query))
-    assert "Cover does not apply in close combat" in region and "attacker wins" not in region
+    assert "Cover does not apply in close combat" in region and ANSWER not in region
 
 
 def _offered(page: str) -> set[str]:
-    start = page.index("<legend>Situation</legend>")
-    situation = page[start : page.index("</fieldset>", start)]
+    start = page.index("<legend>Attacker's situation</legend>")
+    situation = page[start : page.index("</fieldset>", page.index("</fieldset>", start) + 1)]
     return {
         f"{name}={value}"
-        for name in ("combat", "defense")
+        for name in ("combat", "defense", "target_combat", "attacker_defense")
         for value in ("higher-ground", "charging", "rear", "downed", "cover")
         if f'name="{name}" value="{value}"' in situation
     }
@@ -140,7 +145,16 @@ def test_the_odds_panel_offers_only_the_modifiers_of_the_chosen_exchange(owner_c
     }
     query = urlencode({"mode": "close-combat", "attacker": COMBI, "target": "type:tag"})
     close = _offered(panel(owner_client, force, query, htmx=False))
-    assert close == {"combat=higher-ground", "combat=charging", "combat=rear", "combat=downed"}
+    assert close == {
+        "combat=higher-ground",
+        "combat=charging",
+        "combat=rear",
+        "combat=downed",
+        # The defender's own situation counts in close combat too (not charging: only the
+        # active trooper charges; not downed: a downed trooper never attacks).
+        "target_combat=higher-ground",
+        "target_combat=rear",
+    }
     # Switching the exchange in the page redraws the whole panel with its own situations.
     page = owner_client.get(
         f"/forces/{force.pk}/odds/", QUERY_STRING=query, headers=HTMX | {"HX-Target": "odds-panel"}
@@ -214,4 +228,50 @@ def test_the_odds_panel_answers_every_query_string_without_a_server_error(
     region = odds_region(response.content.decode())
     if "attacker" in QueryDict(query.encode("latin-1")):
         # Asked: either the odds or a message saying what to change.
-        assert ("attacker wins" in region) != ('role="alert"' in region)
+        assert (ANSWER in region) != ('role="alert"' in region)
+
+
+# --- Entries outside the odds ------------------------------------------------------------
+
+MEDIC = {
+    "format": "onefinity-force",
+    "version": 1,
+    "name": "Field hospital",
+    "faction": "exomorph-collective",
+    "units": [
+        {
+            "id": "u1",
+            "type": "medium-infantry",
+            "skills": ["regeneration"],
+            "troopers": [
+                {"id": "m1", "class": "medic", "equipment": ["medkit"], "abilities": ["agile"]},
+                {"id": "m2"},
+                {"id": "m3"},
+            ],
+        }
+    ],
+}
+
+
+def test_entries_outside_any_exchange_say_not_part_of_the_odds_on_cards_and_pickers(
+    owner_client, owner
+):
+    from forcebuilder.sheets import force_sheet
+    from onefinity.rules import current_ruleset, read_force_document, validate_force
+
+    spec = read_force_document(MEDIC)
+    force = Force.create_from_spec(spec, "2026.11", 75, owner=owner)
+    sheet = force_sheet(spec, validate_force(spec, current_ruleset()))
+    unit = sheet.units[0]
+    names = [name for name, _ in sheet.card_notes(unit, unit.troopers[0]).notes]
+    assert "Medkit (not part of the odds)" in names
+    assert "Regeneration (unit) (not part of the odds)" in names
+    assert "Agile" in names  # its effect is part of the odds
+    picker = owner_client.get(f"/forces/{force.pk}/troopers/m1/").content.decode()
+    medkit = picker[picker.index('for="pick-m1-medkit"') :]
+    assert medkit.index("not part of the odds") < medkit.index("</th>")
+    agile = picker[picker.index('for="pick-m1-agile"') :]
+    assert "not part of the odds" not in agile[: agile.index("</th>")]
+    options = owner_client.get(f"/forces/{force.pk}/units/u1/").content.decode()
+    regeneration = options[options.index("Regeneration") :]
+    assert regeneration.index("not part of the odds") < regeneration.index("</label>")

@@ -158,8 +158,14 @@ def test_the_odds_panel_uses_the_engine(owner_client, keyed_force):
     page = owner_client.get(
         f"/forces/{force.pk}/odds/", params, headers={"HX-Request": "true"}
     ).content.decode()
-    # Combi Rifle at medium: 3 cards; target: 1 + armor 1 + cover 1 = 3 cards: an even fight.
-    assert "<strong>3</strong> cards against <strong>3</strong>" in page and "50.0 %" in page
+    # Combi Rifle at medium: 3 cards; target: 1 + armor 1 + cover 1 = 3 cards: an even
+    # fight for each shot, and the Combi Rifle shoots twice (B 2) while the first misses.
+    assert (
+        '<strong class="attacker">3</strong> cards against <strong class="defender">3</strong>'
+        in page
+    )
+    assert 'wins <data value="1/2">50.0 %</data>' in page
+    assert 'data-outcome="attacker">75.0 %' in page  # 1 - 1/2 x 1/2
 
 
 def test_the_odds_panel_explains_an_impossible_shot(owner_client, keyed_force):

@@ -132,7 +132,18 @@ def test_weapons_from_the_combat_seed(ruleset):
 
 
 def test_cc_specialist_gives_plus_one_in_close_combat(ruleset):
-    assert ruleset.abilities["cc-specialist"].effects.close_combat == 1
+    (effect,) = ruleset.abilities["cc-specialist"].effects
+    assert (effect.change, effect.amount, effect.exchanges) == ("attack", 1, ("close-combat",))
+
+
+def test_the_combi_rifle_shoots_twice_and_reactions_are_limited_to_fire_power_one(ruleset):
+    # The combat seed: the Combi Rifle "has a second shot"; "Reaction is always limited
+    # to 1 Fire Power"; the plasma charge attacks with Fire Power 1, B 1, AP 1.
+    assert ruleset.weapons["combi-rifle"].burst == 2
+    assert ruleset.exchange.reaction_fire_power == 1
+    charge = ruleset.special_actions["plant-plasma-charge"].attack
+    assert charge is not None
+    assert (charge.fire_power, charge.burst, charge.armor_piercing) == (1, 1, 1)
 
 
 def test_modifiers_from_the_combat_seed(ruleset):
@@ -276,3 +287,67 @@ def test_the_newest_version_is_current(tmp_path: Path):
     shipped = load_library(tmp_path)
     assert shipped.current.version == "2026.12"
     assert shipped.get("2026.11") is not None and shipped.get("1999.1") is None
+
+
+# --- Effects, the exchange and provisional marks ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("effect", "key", "words"),
+    [
+        ({"attack": 1, "defense": 1}, "effects[0]", "exactly one change"),
+        ({}, "effects[0]", "exactly one change"),
+        ({"attack": 0}, "effects[0].attack", "changes nothing"),
+        ({"attack": 1, "bands": ["point-blank"]}, "effects[0].bands[0]", "not a known range band"),
+        ({"attack": 1, "exchanges": ["melee"]}, "effects[0].exchanges", "not a kind of exchange"),
+        (
+            {"defense": 1, "exchanges": ["close-combat"]},
+            "effects[0].exchanges",
+            "only against shooting",
+        ),
+        ({"cancels": "cover"}, "effects[0].role", "missing"),
+        ({"cancels": "smoke", "role": "attacking"}, "effects[0].cancels", "neither"),
+        ({"outside": "healing", "bands": ["short"]}, "effects[0].outside", "no conditions"),
+        ({"attack": 1, "situation": ["sunny"]}, "effects[0].situation[0]", "not a known modifier"),
+        ({"attack": 1, "when": "always"}, "effects[0].when", "unknown key"),
+        (
+            {"reaction_fire_power": 2, "reacting": False},
+            "effects[0].reacting",
+            "only in a reaction",
+        ),
+    ],
+)
+def test_an_effect_is_read_strictly(effect, key, words):
+    error = _error_for(lambda d: d["abilities"]["veteran"].update(effects=[effect]))
+    assert error.key == f"abilities.veteran.{key}"
+    assert words in str(error)
+
+
+def test_effects_must_be_a_list_of_tables():
+    error = _error_for(lambda d: d["abilities"]["veteran"].update(effects={"attack": 1}))
+    assert error.key == "abilities.veteran.effects" and "list of tables" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("reaction_ties", "coin-toss"), ("follow_up", "forever"), ("armor_piercing", "soul")],
+)
+def test_the_exchanges_open_questions_take_only_known_answers(key, value):
+    error = _error_for(lambda d: d["exchange"].update({key: value}))
+    assert error.key == f"exchange.{key}" and "expected one of" in str(error)
+
+
+def test_a_provisional_mark_must_name_keys_of_its_table():
+    error = _error_for(lambda d: d["weapons"]["rifle"].update(provisional=["range"]))
+    assert error.key == "weapons.rifle.provisional" and "'range' is not a key" in str(error)
+    error = _error_for(lambda d: d["cards"].update(provisional="yes"))
+    assert error.key == "cards.provisional"
+
+
+def test_provisional_marks_reach_the_values_they_name(ruleset):
+    assert ruleset.is_provisional("range_bands.short.max")
+    assert ruleset.is_provisional("weapons.combi-rifle.fire_power.long")
+    assert not ruleset.is_provisional("weapons.combi-rifle.fire_power.medium")
+    assert ruleset.unit_types["tag"].default_weapon_provisional
+    assert not ruleset.unit_types["tag"].provisional
+    assert all(band.provisional for band in ruleset.range_bands)

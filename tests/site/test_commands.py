@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from django.core.management import CommandError, call_command
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "onefinity" / "data" / "examples"
@@ -125,6 +128,136 @@ def test_card_odds_refuses_a_whole_deck_against_a_whole_deck(attacker, defender)
     assert "Traceback" not in result.stderr and result.stdout == ""
     assert result.stderr.strip().count("\n") == 0
     assert "joker against joker is re-drawn" in result.stderr
+
+
+def odds(*args: str) -> str:
+    """card_odds in this process (the commands above run as a user runs them: exit codes
+    and one line on stderr; a subprocess each costs about 2 s, so the many cases of the
+    whole exchange run here). CommandError when it refuses."""
+    out = io.StringIO()
+    call_command("card_odds", *args, stdout=out)
+    return out.getvalue()
+
+
+def refused(*args: str) -> str:
+    with pytest.raises(CommandError) as caught:
+        odds(*args)
+    assert caught.value.returncode == 2
+    return str(caught.value)
+
+
+def test_card_odds_by_counts_gives_the_whole_exchange_with_a_reaction():
+    # One card each way, both shots at once: each hits half the time, and the attacker
+    # ends downed exactly half the time.
+    exchange = json.loads(odds("--attacker", "1", "--defender", "1", "--reaction", "--json"))[
+        "exchange"
+    ]
+    assert exchange["reaction"] is True and len(exchange["comparisons"]) == 2
+    outcome = {k: Fraction(v["exact"]) for k, v in exchange["outcome"].items()}
+    assert sum(outcome.values()) == 1
+    assert Fraction(exchange["attacker_ends"]["downed"]["exact"]) == Fraction(1, 2)
+
+
+def test_card_odds_by_counts_shoots_a_burst_at_the_same_target():
+    document = json.loads(odds("--attacker", "1", "--defender", "1", "--burst", "2", "--json"))
+    # Two shots of even chance while the first misses: downed 3/4.
+    assert document["exchange"]["target_ends"]["downed"]["exact"] == "3/4"
+
+
+FORCE = {
+    "format": "onefinity-force",
+    "version": 1,
+    "name": "Long watch",
+    "faction": "solar-concord",
+    "units": [
+        {
+            "type": "light-infantry",
+            "troopers": [
+                {"id": "s1", "weapons": ["sniper-rifle"], "equipment": ["multispectral-visor"]},
+                {},
+            ],
+        }
+    ],
+}
+GHOSTS = {
+    "format": "onefinity-force",
+    "version": 1,
+    "name": "Ghosts",
+    "faction": "nomad-syndicate",
+    "units": [
+        {
+            "type": "medium-infantry",
+            "skills": ["mimetism"],
+            "troopers": [{"abilities": ["agile"], "equipment": ["light-armor-plate"]}, {}, {}],
+        }
+    ],
+}
+
+
+def test_card_odds_by_troopers_applies_every_effect_as_the_panel_does(tmp_path):
+    mine, theirs = tmp_path / "mine.json", tmp_path / "theirs.json"
+    mine.write_text(json.dumps(FORCE), encoding="utf-8")
+    theirs.write_text(json.dumps(GHOSTS), encoding="utf-8")
+    args = ["--force", str(mine), "--trooper", "s1", "--target-force", str(theirs)]
+    args += ["--target-trooper", "1.1", "--band", "extreme", "--defense", "cover"]
+    exchange = json.loads(odds(*args, "--json"))["exchange"]
+    (shot,) = exchange["comparisons"]
+    assert (shot["attack"]["cards"], shot["against"]["cards"]) == (2, 4)
+    applied = {e["entry"] for e in exchange["effects"] if e["applied"]}
+    assert applied == {"multispectral-visor", "mimetism", "agile", "light-armor-plate"}
+    assert "Cover: cancelled by Multispectral Visor" in odds(*args)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--attacker", "1"), "--attacker needs --defender"),
+        (("--attacker", "1", "--defender", "1", "--force", "x.json"), "not both"),
+        (("--attacker", "1", "--defender", "1", "--burst", "0"), "a burst is from 1"),
+        (
+            ("--attacker", "30", "--defender", "1", "--reaction"),
+            "",
+        ),
+        (
+            ("--attacker", "30", "--defender", "1", "--reaction", "--attacker-defense-cards", "30"),
+            "more than a deck",
+        ),
+        (("--force", "/nonexistent.json", "--trooper", "x"), "no such file"),
+    ],
+)
+def test_card_odds_refuses_bad_options_with_a_reason(args, words):
+    if not words:  # within a deck: answered
+        assert "Over the whole action" in odds(*args)
+        return
+    assert words in refused(*args)
+
+
+def test_card_odds_by_troopers_names_what_it_cannot_find(tmp_path):
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps(FORCE), encoding="utf-8")
+    for args, words in (
+        (("--trooper", "nobody", "--target-type", "tag"), "no trooper 'nobody'"),
+        (
+            ("--trooper", "s1", "--target-type", "tag", "--combat", "charging", "--band", "short"),
+            "does not apply in shooting",
+        ),
+        (("--trooper", "s1"), "give the target"),
+    ):
+        assert words in refused("--force", str(mine), *args)
+
+
+def test_the_readme_documents_every_key_of_the_card_odds_json():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[
+        readme.index("### The card_odds JSON") : readme.index("### The force document")
+    ]
+    document = json.loads(odds("--attacker", "2", "--defender", "1", "--reaction", "--json"))
+    exchange = document["exchange"]
+    keys = set(document) | set(exchange) | set(exchange["comparisons"][0])
+    keys |= set(exchange["comparisons"][0]["attack"]) | set(exchange["attacker"])
+    keys |= set(exchange["target_ends"]) | set(exchange["outcome"])
+    missing = sorted(k for k in keys if f"`{k}`" not in section and f'"{k}"' not in section)
+    assert not missing
 
 
 def test_export_ruleset_json_is_the_whole_ruleset():

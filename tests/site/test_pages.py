@@ -43,6 +43,44 @@ def test_the_ruleset_page_says_which_modifiers_count_in_one_kind_of_exchange_onl
     assert document["defense_modifiers"]["cover"]["exchanges"] == ["shooting"]
 
 
+def test_the_ruleset_page_shows_each_effect_in_words_made_from_the_data(client):
+    from django.utils.html import escape
+
+    from onefinity.rules import current_ruleset
+    from onefinity.rules.effects import describe, describe_entry
+
+    ruleset = current_ruleset()
+    page = client.get(reverse("onefinity:ruleset")).content.decode()
+    for catalogue in (ruleset.abilities, ruleset.equipment, ruleset.unit_skills):
+        for entry in catalogue.values():
+            words = describe_entry(entry, ruleset)
+            assert words and escape(words) in page, entry.id
+    # The words follow the data: another amount, other words, with no template change.
+    mimetism = ruleset.unit_skills["mimetism"].effects[0]
+    assert describe(mimetism, ruleset) == (
+        "an enemy shooting at it at long or extreme range draws 1 card less"
+    )
+    from dataclasses import replace
+
+    assert describe(replace(mimetism, amount=-2, bands=("extreme",)), ruleset) == (
+        "an enemy shooting at it at extreme range draws 2 cards less"
+    )
+    assert "its effect is on healing (not part of the odds)" in page
+
+
+def test_the_ruleset_page_explains_the_exchange_and_marks_our_choices(client):
+    page = client.get(reverse("onefinity:ruleset")).content.decode()
+    start = page.index('<section id="exchange">')
+    exchange = page[start : page.index("</section>", start)]
+    assert "its fire power limited to 1" in exchange
+    # Ties, bursts, AP, the wounds a hit costs, the least a side draws.
+    assert exchange.count('class="badge provisional">provisional<') == 5
+    weapons = page[page.index('<section id="weapons">') :]
+    assert "provisional</span> (the rules give fire power by range" in weapons
+    assert "Rifle</td>" not in page  # the default weapon is marked where it is shown
+    assert 'Rifle <span class="badge provisional">provisional</span></td>' in page
+
+
 def test_a_ruleset_version_has_its_own_page_and_json(client):
     assert client.get("/rules/2026.11/").status_code == 200
     response = client.get("/rules/2026.11/ruleset.json")
@@ -69,6 +107,22 @@ def test_the_odds_page_answers_htmx_with_only_the_result(client):
     assert "<html" not in page
     assert page.strip().startswith('<section id="odds-result"')
     assert "60.6 %" in page and "39.4 %" in page
+
+
+def test_the_odds_page_works_out_a_reaction_and_a_burst_as_a_whole_exchange(client):
+    params = {"attacker": 1, "defender": 1, "burst": 2, "reaction": "on", "reaction_cards": 1}
+    page = client.get("/odds/", params, headers={"HX-Request": "true"}).content.decode()
+    assert "The whole exchange" in page and "up to 2 shots" in page
+    # The defender's one shot at once: the attacker ends downed exactly half the time.
+    assert 'The attacker ends</strong> unhurt <data value="1/2">50.0 %</data>' in page
+    plain = client.get("/odds/", {"attacker": 3, "defender": 2}).content.decode()
+    assert "The whole exchange" not in plain  # one plain shot says it all above
+
+
+def test_the_odds_page_refuses_a_reaction_that_needs_more_than_a_deck(client):
+    params = {"attacker": 30, "defender": 1, "reaction": "on", "attacker_defense": 30}
+    page = client.get("/odds/", params).content.decode()
+    assert "more than a deck of 54 holds" in page and "The whole exchange" not in page
 
 
 def test_the_ties_fail_variant_shows_both_fail(client):
