@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -27,7 +27,6 @@ from accounts.parts import (
     AccountPart,
     account_parts,
 )
-from onefinity.downloads import attachment
 from onefinity.fastjson import dumps_indented
 from onefinity.rules.jsontext import JsonTextError, parse_json
 
@@ -42,8 +41,9 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(request, "account/account.html", {"counts": counts})
 
 
-@require_GET
-def export_everything(request: HttpRequest) -> JsonResponse:
+def everything_document(request: HttpRequest) -> bytes:
+    """Everything the person asking owns, as the export file's bytes (JSON, indented): made
+    by the task worker (jobs.exports), with a request that names its owner."""
     document: dict[str, Any] = {"format": ACCOUNT_FORMAT, "version": ACCOUNT_VERSION}
     damaged = []
     for part in account_parts():
@@ -52,8 +52,7 @@ def export_everything(request: HttpRequest) -> JsonResponse:
     if damaged:
         # Kept as stored, so nothing is lost; import skips them (repair them on the site).
         document["damaged"] = damaged
-    response = HttpResponse(dumps_indented(document), content_type="application/json")
-    return attachment(response, "onefinity-everything", ".json", "everything")
+    return dumps_indented(document)
 
 
 def _importable() -> list[AccountPart]:

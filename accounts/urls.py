@@ -25,7 +25,6 @@ urlpatterns = [
     path("accounts/logout/", auth.LogoutView.as_view(), name="logout"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("account/", everything.account, name="account"),
-    path("account/everything.json", everything.export_everything, name="account-export"),
     path("account/import/", everything.import_everything, name="account-import"),
     path("account/delete/", everything.delete_account, name="account-delete"),
 ]

@@ -18,8 +18,17 @@ from accounts.ownership import (  # noqa: F401  (new_share_code: the 0001 migrat
     new_share_code,
 )
 from forcebuilder.edits import with_keys
-from onefinity.rules import ForceDocumentError, ForceSpec, force_document, read_force_document
+from onefinity.rules import (
+    ForceDocumentError,
+    ForceSpec,
+    Report,
+    force_document,
+    library,
+    read_force_document,
+    validate_force,
+)
 from onefinity.rules.repair import repair_force_document
+from onefinity.rules.ruleset import Ruleset
 
 # How many past versions of a list are kept for undo.
 KEPT_REVISIONS = 100
@@ -103,6 +112,16 @@ class Force(Owned, Shareable):
             return read_force_document(self.document())
         except ForceDocumentError as error:
             raise DamagedRecord(self, str(error)) from None
+
+    def ruleset(self) -> Ruleset:
+        """The ruleset the list is built under (the current one if it is no longer shipped)."""
+        return library().get_or_current(self.ruleset_version)
+
+    def checked(self) -> tuple[ForceSpec, Report]:
+        """The list as the engine reads it and its verdict under its ruleset; DamagedRecord
+        if it no longer reads."""
+        spec = self.to_spec()
+        return spec, validate_force(spec, self.ruleset())
 
     def set_spec(self, spec: ForceSpec) -> None:
         """Take the list's fields from ``spec``, as the reader gives them back: ForceDocumentError

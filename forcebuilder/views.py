@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.ownership import (
     DamagedRecord,
+    QuotaExceeded,
     StaleVersion,
     get_owned_or_404,
     get_shared_or_404,
@@ -23,11 +24,14 @@ from forcebuilder.actions import apply_action, find_trooper, find_unit, trooper_
 from forcebuilder.choices import Judge
 from forcebuilder.edits import EditError
 from forcebuilder.forms import ImportForm, NewForceForm
+from forcebuilder.jobs import list_print_job, printout, worker_prints
 from forcebuilder.models import Force
 from forcebuilder.odds import OddsPanel
-from forcebuilder.printing import qr_svg, render_pdf, roster_text
+from forcebuilder.printing import qr_svg, roster_text
 from forcebuilder.problems import problems
 from forcebuilder.sheets import ForceSheet, force_sheet
+from jobs.running import JobsBusy, busy_page, refuse_fresh_work
+from jobs.views import download_job_file
 from onefinity.downloads import attachment, download, printed_once
 from onefinity.examples import ExampleForce, example_forces
 from onefinity.http import HtmxHttpRequest, read_version
@@ -44,7 +48,7 @@ from onefinity.rules.upgrade import move_force
 
 
 def _ruleset_of(force: Force) -> Ruleset:
-    return library().get_or_current(force.ruleset_version)
+    return force.ruleset()
 
 
 def _sheet(
@@ -53,8 +57,7 @@ def _sheet(
     loadout_for: str | None = None,
     open_keys: Collection[str] = (),
 ) -> ForceSheet:
-    spec = force.to_spec()
-    report = validate_force(spec, _ruleset_of(force))
+    spec, report = force.checked()
     return force_sheet(
         spec, report, with_options=with_options, loadout_for=loadout_for, open_keys=open_keys
     )
@@ -465,16 +468,23 @@ def _roster_context(request: HtmxHttpRequest, force: Force) -> dict[str, Any]:
     return {"force": force, "sheet": _sheet(force)} | _share_context(request, force)
 
 
-def _printed(request: HtmxHttpRequest, force: Force, template: str) -> bytes:
-    """A PDF of the list, rendered once per version of it (and per share link, which its
-    QR code carries): a sheet of thirty trooper cards takes seconds to lay out."""
+def _printout(request: HtmxHttpRequest, force: Force, which: str) -> HttpResponse:
+    """The list's roster or cards as a PDF, once per version of it (and per share link,
+    which its QR code carries): inside the request for a list of ordinary size (a fresh one
+    counted against the visitor's limit), by the worker for a larger one (forcebuilder.jobs)."""
     share_url = request.build_absolute_uri(force.get_share_url()) if force.sharing else ""
-    key = f"pdf:{template}:{force.pk}:{force.version}:{share_url}"
-
-    def render() -> bytes:
-        return render_pdf(template, _roster_context(request, force) | {"pdf": True}, request)
-
-    return printed_once(key, render)
+    try:
+        if worker_prints(force.to_spec()):
+            job = list_print_job(request, force, which, share_url)
+            return download_job_file(job) if job.has_file else redirect(job)
+        pdf = printed_once(
+            f"pdf:{which}:{force.pk}:{force.version}:{share_url}",
+            lambda: printout(force, which, share_url),
+            on_miss=lambda: refuse_fresh_work(request),
+        )
+    except (JobsBusy, QuotaExceeded) as busy:
+        return busy_page(request, busy)
+    return download(pdf, "application/pdf", force.name, f"-{which}.pdf", "force")
 
 
 @require_GET
@@ -510,18 +520,14 @@ def roster(
 def roster_pdf(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
-    force = _readable(request, pk, code)
-    pdf = _printed(request, force, "forcebuilder/roster.html")
-    return download(pdf, "application/pdf", force.name, "-roster.pdf", "force")
+    return _printout(request, _readable(request, pk, code), "roster")
 
 
 @require_GET
 def cards_pdf(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
-    force = _readable(request, pk, code)
-    pdf = _printed(request, force, "forcebuilder/cards.html")
-    return download(pdf, "application/pdf", force.name, "-cards.pdf", "force")
+    return _printout(request, _readable(request, pk, code), "cards")
 
 
 @require_GET

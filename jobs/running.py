@@ -27,7 +27,8 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Sum
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils import timezone
 from django_tasks import task
 
@@ -104,6 +105,19 @@ def start_job(
     queue(job)
     job.refresh_from_db()
     return job
+
+
+def refuse_fresh_work(request: HttpRequest) -> None:
+    """Count a printout about to be made inside the request (accounts.attempts.fresh_work):
+    JobsBusy past the limit."""
+    refusal = attempts.fresh_work(request)
+    if refusal is not None:
+        raise JobsBusy(refusal.message)
+
+
+def busy_page(request: HttpRequest, busy: Exception) -> HttpResponse:
+    """429, and why: too much heavy work asked for at once; what is made downloads at once."""
+    return render(request, "jobs/busy.html", {"why": str(busy)}, status=429)
 
 
 def queue(job: Job) -> None:

@@ -82,13 +82,18 @@ def render_pdf(html: str) -> bytes:
 PRINTED_SECONDS = 60 * 60
 
 
-def printed_once(key: str, render: Callable[[], bytes]) -> bytes:
+def printed_once(
+    key: str, render: Callable[[], bytes], on_miss: Callable[[], None] | None = None
+) -> bytes:
     """The PDF `key` names, rendered the first time and kept for PRINTED_SECONDS: WeasyPrint
     takes seconds for a sheet of trooper cards or a large table, and a share link lets anyone
     ask again and again. The key must name everything the PDF shows (a record's version,
-    its share link...)."""
+    its share link...). ``on_miss`` runs before a render (and may refuse it by raising):
+    what is kept costs nothing and is never refused."""
     pdf: bytes | None = cache.get(key)
     if pdf is None:
+        if on_miss is not None:
+            on_miss()
         pdf = render()
         cache.set(key, pdf, PRINTED_SECONDS)
     return pdf

@@ -1,5 +1,10 @@
 """Tablegen's kinds of job (jobs.kinds): making a tournament pack, and a large table's
-setup sheet."""
+setup sheet.
+
+A table of up to WORKER_HEXES hexes prints its setup sheet inside the request
+(benchmarks/render_sizes.py: the standard board's in about 0.4 s on a loaded 2-core
+machine); a larger board's goes to the worker (a 40 x 40 board of single-hex pieces: 3 s,
+and up to 9 s on a busy machine)."""
 
 from __future__ import annotations
 
@@ -8,11 +13,14 @@ import secrets
 from django.http import HttpRequest
 
 from accounts.ownership import DamagedRecord, owned
-from jobs.kinds import JobKind, JobRefused, Progress, register
+from jobs.kinds import JobKind, JobOutput, JobRefused, Progress, register
 from jobs.models import Job
 from jobs.running import start_job
+from onefinity.downloads import file_stem
 from onefinity.rules import current_ruleset
-from tablegen.models import Pack
+from tablegen.engine.tables import TableSpec
+from tablegen.models import Pack, Table
+from tablegen.printing import setup_pdf
 
 
 def make_pack(job: Job, progress: Progress) -> None:
@@ -36,6 +44,43 @@ def make_pack(job: Job, progress: Progress) -> None:
 
 
 register(JobKind("pack", make_pack, time_limit=30 * 60, keep_days=2))
+
+WORKER_HEXES = 300
+
+
+def worker_prints(spec: TableSpec) -> bool:
+    return len(spec.board) > WORKER_HEXES
+
+
+def setup_sheet(table: Table, share_url: str) -> bytes:
+    """The table's setup sheet as a PDF (DamagedRecord if it no longer reads)."""
+    return setup_pdf([table.to_spec()], table.name, current_ruleset().table, share_url=share_url)
+
+
+def print_setup_sheet(job: Job, progress: Progress) -> JobOutput:
+    table = Table.objects.filter(pk=job.params["table"]).first()
+    if table is None:
+        raise JobRefused("The table was deleted.")
+    progress(0, 1)
+    try:
+        pdf = setup_sheet(table, job.params["share"])
+    except DamagedRecord as damaged:
+        raise JobRefused(f"The table no longer reads: {damaged.problem}.") from None
+    return JobOutput(pdf, f"{file_stem(table.name, 'table')}-setup.pdf", "application/pdf")
+
+
+register(JobKind("setup-sheet", print_setup_sheet, time_limit=5 * 60, keep_days=2))
+
+
+def setup_sheet_job(request: HttpRequest, table: Table, share_url: str) -> Job:
+    return start_job(
+        request,
+        "setup-sheet",
+        key=f"setup:{table.pk}:{table.version}:{current_ruleset().version}:{share_url}",
+        label=f"Setup sheet of {table.name}",
+        params={"table": table.pk, "share": share_url},
+        back=request.get_full_path().rsplit("/", 1)[0] + "/",
+    )
 
 
 def pack_job(request: HttpRequest, pack: Pack) -> Job:

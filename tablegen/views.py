@@ -18,12 +18,15 @@ from django_htmx.http import push_url
 
 from accounts.ownership import (
     DamagedRecord,
+    QuotaExceeded,
     StaleVersion,
     get_owned_or_404,
     get_shared_or_404,
     owned,
     owner_fields,
 )
+from jobs.running import JobsBusy, busy_page, refuse_fresh_work
+from jobs.views import download_job_file
 from onefinity.downloads import attachment, download, printed_once
 from onefinity.http import HtmxHttpRequest
 from onefinity.rules import current_ruleset
@@ -38,6 +41,7 @@ from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.render import png
 from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, TerrainForm, sent_version
+from tablegen.jobs import setup_sheet, setup_sheet_job, worker_prints
 from tablegen.maps import (
     brush_problem,
     editing,
@@ -52,7 +56,7 @@ from tablegen.maps import (
     symmetry_problem,
 )
 from tablegen.models import Pack, Table
-from tablegen.printing import qr_svg, setup_pdf
+from tablegen.printing import qr_svg
 
 TABLES_PER_PAGE = 25
 # The longest page address whose query an htmx answer keeps (see _view_query).
@@ -534,10 +538,17 @@ def table_pdf(
     table = _readable(request, pk, code)
     share = request.build_absolute_uri(table.get_share_url()) if table.sharing else ""
     # Made once per version of the table (and per share link, which its QR code carries, and
-    # ruleset, which its verdict comes from): a 40 x 40 table of 1,620 one-hex pieces takes
-    # WeasyPrint 4 to 9 s, and a share link lets anyone ask for it again and again.
-    key = f"table-pdf:{table.pk}:{table.version}:{current_ruleset().version}:{share}"
-    pdf = printed_once(
-        key, lambda: setup_pdf([table.to_spec()], table.name, _rules(), request, share_url=share)
-    )
+    # ruleset, which its verdict comes from): inside the request for a board of ordinary
+    # size (a fresh one counted against the visitor's limit), by the worker for a larger one
+    # (tablegen.jobs: a 40 x 40 table of 1,620 one-hex pieces takes WeasyPrint 4 to 9 s).
+    try:
+        if worker_prints(table.to_spec()):
+            job = setup_sheet_job(request, table, share)
+            return download_job_file(job) if job.has_file else redirect(job)
+        key = f"table-pdf:{table.pk}:{table.version}:{current_ruleset().version}:{share}"
+        pdf = printed_once(
+            key, lambda: setup_sheet(table, share), on_miss=lambda: refuse_fresh_work(request)
+        )
+    except (JobsBusy, QuotaExceeded) as busy:
+        return busy_page(request, busy)
     return download(pdf, "application/pdf", table.name, "-setup.pdf", "table")

@@ -215,3 +215,48 @@ def test_two_workers_on_one_database_do_each_job_once(stack):
     assert runs["attempts"] == [1] * 4
     assert sorted(job for _, _, job in runs["results"]) == sorted(jobs)  # each queued once
     assert all(status == "SUCCESSFUL" and ran == 1 for status, ran, _ in runs["results"])
+
+
+LARGE = """
+import copy
+from django.contrib.auth import get_user_model
+from forcebuilder.models import Force
+from onefinity.rules import library, read_force_document
+from onefinity.rules.hexgrid import Board, rows_by_columns
+from tablegen.engine.tables import TableSpec
+from tablegen.models import Table
+from tests.forcebuilder.conftest import LEGAL_DOCUMENT
+user = get_user_model().objects.create_user("big", "big@example.com", "a-long-pass-phrase")
+weapon = list(library().current.weapons)[0]
+document = copy.deepcopy(LEGAL_DOCUMENT) | {"name": "Horde", "units": [
+    {"type": "light-infantry", "troopers": [{"weapons": [weapon]} for _ in range(4)]}
+    for _ in range(4)]}
+force = Force.create_from_spec(read_force_document(document), "2026.11", 200, owner=user)
+table = Table(owner=user)
+table.set_spec(TableSpec(Board.of(rows_by_columns(20, 20)), {}, "Big board"))
+table.save()
+print([force.pk, table.pk])
+"""
+
+
+def test_a_large_lists_printouts_a_large_setup_sheet_and_the_export_are_made_by_the_worker(
+    stack, worker
+):
+    force, table = stack.django(LARGE)
+    browser = Browser(stack)
+    login = browser.post("/accounts/login/", {"username": "big", "password": "a-long-pass-phrase"})
+    assert login.status == 302
+    for path, kind in (
+        (f"/forces/{force}/cards.pdf", "application/pdf"),
+        (f"/forces/{force}/roster.pdf", "application/pdf"),
+        (f"/tables/{table}/setup.pdf", "application/pdf"),
+        ("/account/everything.json", "application/json"),
+    ):
+        asked = browser.get(path)
+        assert asked.status == 302, (path, asked.status)
+        status = browser.finished_job(asked.job())
+        assert status["state"] == "done", (path, status)
+        made = browser.get(status["download"])
+        assert made.status == 200 and made.headers["Content-Type"] == kind, path
+    export = json.loads(made.body)
+    assert [f["name"] for f in export["forces"]] == ["Horde"]

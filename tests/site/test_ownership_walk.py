@@ -45,7 +45,16 @@ def world(owner, owner_client, stranger_client):
         "table": make_table(owner),
         "pack": make_pack(owner, name="P"),
         "box": make_box(owner),
+        "job": made_job(owner_client),
     }
+
+
+def made_job(client: Client):
+    """A job of the owner's, finished, with its file: the export of everything."""
+    from jobs.models import Job
+
+    assert client.get("/account/everything.json").status_code == 200
+    return Job.objects.get(kind="export")
 
 
 def url_for(namespace: str, pattern: URLPattern, world: dict) -> tuple[str, str]:
@@ -65,6 +74,8 @@ def url_for(namespace: str, pattern: URLPattern, world: dict) -> tuple[str, str]
             if route.startswith("tables/boxes/")
             else world["table"]
             if namespace == "tablegen"
+            else world["job"]
+            if namespace == "jobs"
             else world["force"]
         )
         url = "/" + route.replace("<int:pk>", str(owned.pk)).replace("<int:unit>", "0").replace(
@@ -92,6 +103,7 @@ def test_the_walk_covers_the_whole_site():
                 "table": Table(share_code="y"),
                 "pack": Pack(pk=1),
                 "box": TerrainBox(pk=1),
+                "job": Force(pk=1),  # any record with a pk stands in
             },
         )[1]
         for ns, p in ROUTES

@@ -409,7 +409,7 @@ def test_a_pack_belongs_to_its_owner(stranger_client, owner_client, owner):
     assert stranger_client.get(f"/tables/packs/{pack.pk}/pack.zip").status_code == 404
 
 
-def test_an_unfinished_pack_cannot_be_downloaded_yet(owner_client, owner):
+def test_an_unfinished_pack_cannot_be_downloaded_yet(owner_client, owner, jobs_wait):
     owner_client.post("/tables/packs/new/", PARAMS | {"count": 200, "name": "Big"})
     pack = owner.packs.get()
     response = owner_client.get(f"/tables/packs/{pack.pk}/pack.pdf")
@@ -502,16 +502,16 @@ def test_a_shared_tables_page_carries_a_qr_code_of_its_link_like_a_list(owner_cl
 def test_a_setup_sheet_is_made_once_per_version_and_share_link(owner_client, table, monkeypatch):
     """A 40 x 40 table of one-hex pieces takes WeasyPrint seconds, and a share link lets
     anyone ask for its sheet: the same sheet is made once."""
-    from tablegen import views
+    from tablegen import jobs
 
     made = []
-    real = views.setup_pdf
+    real = jobs.setup_pdf
 
     def counted(*args, **kwargs):
         made.append(kwargs.get("share_url"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(views, "setup_pdf", counted)
+    monkeypatch.setattr(jobs, "setup_pdf", counted)
     shared = Client()  # anyone with the link
     for client, url in (
         (owner_client, f"/tables/{table.pk}/setup.pdf"),
