@@ -34,6 +34,7 @@ from events.models import (
     Round,
 )
 from forcebuilder.printing import qr_svg
+from jobs.models import Job
 from jobs.running import JobsBusy
 from jobs.views import download_job_file
 from onefinity.downloads import download
@@ -193,6 +194,10 @@ def _dashboard_context(request: HtmxHttpRequest, event: Event) -> dict[str, Any]
         "join_qr": qr_svg(join_url),
         "max_entries": MAX_ENTRIES,
         "swiss": swiss,
+        # The printouts the worker is making (or made) for this event: their progress here.
+        "print_jobs": list(
+            owned(request, Job).filter(kind="event-print", params__event=event.pk)[:6]
+        ),
     }
 
 
