@@ -143,7 +143,10 @@ def pack_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         pack.check_name()
         if not isinstance(pack.tables, list):
             raise DamagedRecord(pack, "its tables are not a list")
-        context["job"] = _making(request, pack)
+        context["job"] = job = _making(request, pack)
+        if job is not None and not job.active:
+            pack = _pack(request, pk)  # the job ran meanwhile (the immediate backend)
+            context["pack"] = pack
         # What the page polling shows ("made.measured.stopped"): its tables are sent again
         # only when that changed.
         shown = f"{pack.made}.{pack.measured}.{int(pack.stage == 'stopped')}"
@@ -365,6 +368,7 @@ def pack_pdf(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     pack = _pack(request, pk, with_pdf=True)
     if not pack.pdf_ready or pack.pdf is None:
         return _not_ready(request, pack)
+    pack.table_specs()  # a pack that no longer reads: its page, with the repair (409)
     return download(bytes(pack.pdf), "application/pdf", pack.name, ".pdf", "pack")
 
 

@@ -110,8 +110,12 @@ def signed_in(browser: Browser, base: str, viewport=WIDE, javascript: bool = Tru
     return page
 
 
-def make(owner, document) -> Force:
-    return Force.create_from_spec(read_force_document(document), "2026.11", 75, owner=owner)
+def make(owner, document, shared: bool = False) -> Force:
+    """A saved list: private, as new lists are, unless ``shared``."""
+    force = Force.create_from_spec(read_force_document(document), "2026.11", 75, owner=owner)
+    if shared:
+        force.set_sharing("on")
+    return force
 
 
 def settled(page: Page) -> None:
@@ -546,6 +550,10 @@ def test_sharing_copies_the_link_shares_on_a_phone_and_previews_in_chat_apps(
     page = signed_in(browser, live_server.url)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.goto(f"{live_server.url}/forces/{force.pk}/#share")
+    # A new list is private until its owner shares it.
+    expect(page.get_by_text("Only you can see this list")).to_be_visible()
+    expect(page.get_by_role("button", name="Copy link")).to_have_count(0)
+    page.get_by_role("button", name="Turn sharing on").click()
     page.get_by_role("button", name="Copy link").click()
     expect(page.locator(".share-link .copied")).to_have_text("Copied.")
     share_url = page.evaluate("navigator.clipboard.readText()")
@@ -585,7 +593,7 @@ def test_sharing_copies_the_link_shares_on_a_phone_and_previews_in_chat_apps(
 def test_the_print_view_has_margins_a_heading_an_unclipped_qr_code_and_a_glossary(
     browser: Browser, live_server, player
 ):
-    force = make(player, LEGAL_12)
+    force = make(player, LEGAL_12, shared=True)
     page = signed_in(browser, live_server.url)
     page.goto(f"{live_server.url}/forces/{force.pk}/roster/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Concord Vanguard")
@@ -651,7 +659,7 @@ def test_the_editor_works_without_javascript(browser: Browser, live_server, play
 def test_the_force_builder_pages_pass_axe_and_the_nu_html_checker(
     browser: Browser, live_server, player
 ):
-    legal = make(player, LEGAL_12)
+    legal = make(player, LEGAL_12, shared=True)
     broken = make(player, WITH_PROBLEMS)
     empty = make(player, {**LEGAL_12, "name": "Empty", "units": []})
     base = live_server.url

@@ -1,6 +1,7 @@
-"""A tournament pack in a real browser: its making with a progress bar, a thumbnail and the
-key metrics per table, a table opened large and copied into the editor; on a desktop and a
-390 px phone, judged by axe-core and the Nu HTML checker."""
+"""A tournament pack in a real browser: a thumbnail and the key metrics per table, a table
+opened large and copied into the editor; on a desktop and a 390 px phone, judged by axe-core
+and the Nu HTML checker. (Its making, with its progress bar, by a real worker:
+tests/browser/test_worker_pack.py.)"""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import DESKTOP, PHONE, screenshot, settled, wait_until
+from tests.browser.conftest import DESKTOP, PHONE, screenshot, settled
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 from tests.conftest import OWNER_PASSWORD
 
@@ -56,61 +57,6 @@ def no_axe_violations(page: Page, name: str) -> None:
     assert found == [], f"{name}: {found}"
 
 
-@pytest.fixture
-def slow_pdf(monkeypatch):
-    """One setup sheet per request, so the PDF's progress is seen in steps."""
-    monkeypatch.setattr("tablegen.packwork.SHEETS_PER_PART", 1)
-
-
-def test_a_pack_shows_its_progress_then_each_table_with_its_metrics(
-    browser: Browser, live_server, owner, slow_pdf
-):
-    base = live_server.url
-    html: dict[str, str] = {}
-    for viewport, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
-        page = signed_in(browser, base, viewport)
-        start_pack(page, base, 5, 40, f"Club night {suffix}")
-        bar = page.locator("#pack-bar")
-        # The PDF is made a sheet per request after the tables: the bar moves on its own.
-        expect(page.get_by_label(re.compile("^Making the PDF"))).to_be_visible(timeout=60_000)
-        assert bar.get_attribute("max") == "6"  # five sheets, then putting them together
-        wait_until(page, "+(document.querySelector('#pack-bar')?.value ?? 9) >= 2", 30_000)
-        first = int(bar.get_attribute("value") or 0)
-        assert first < 6, "the PDF was made before its progress could be seen"
-        expect(page.locator(".pack-card")).to_have_count(5)
-        shot(page, f"pack-progress-{suffix}")
-        html[f"progress-{suffix}"] = page.content()
-        if suffix == "phone":
-            assert sideways(page) <= 0, "the pack's progress scrolls sideways on a phone"
-        no_axe_violations(page, f"pack in progress ({suffix})")
-        wait_until(
-            page,
-            f"!document.querySelector('#pack-bar') || "
-            f"+document.querySelector('#pack-bar').value > {first}",
-            30_000,
-        )
-        expect(page.get_by_role("link", name="Download the pack PDF")).to_be_visible(timeout=60_000)
-        expect(page.locator("#pack-bar")).to_have_count(0)
-        expect(page.locator(".pack-balance")).to_be_visible()
-        cards = page.locator(".pack-card")
-        expect(cards).to_have_count(5)
-        for number in range(5):
-            card = cards.nth(number)
-            expect(card.get_by_role("img", name=re.compile("^Map of Club night"))).to_be_visible()
-            expect(card.locator(".pack-figures dt")).to_have_count(6)
-            expect(card.get_by_role("button", name="Edit a copy")).to_be_visible()
-            box = card.locator(".table-thumbnail").bounding_box()
-            assert box is not None and box["width"] >= 80 and box["height"] >= 70
-        shot(page, f"pack-tables-{suffix}")
-        if suffix == "phone":
-            assert sideways(page) <= 0, "the pack's page scrolls sideways on a phone"
-        no_axe_violations(page, f"pack made ({suffix})")
-        html[f"pack-{suffix}"] = page.request.get(page.url).text()
-        page.context.close()
-    errors = markup_errors(html, ROOT / "test-artifacts" / "markup" / "packs")
-    assert errors == {}, errors
-
-
 def test_a_pack_table_opens_large_and_is_edited_as_a_copy(browser: Browser, live_server, owner):
     base = live_server.url
     page = signed_in(browser, base, DESKTOP)
@@ -147,23 +93,3 @@ def test_a_pack_table_opens_large_and_is_edited_as_a_copy(browser: Browser, live
     page.context.close()
     errors = markup_errors(html, ROOT / "test-artifacts" / "markup" / "packs-table")
     assert errors == {}, errors
-
-
-def test_without_javascript_a_plain_link_moves_the_pack_on(browser: Browser, live_server, owner):
-    base = live_server.url
-    page = signed_in(browser, base, DESKTOP, javascript=False)
-    start_pack(page, base, 2, 40, "No script")
-    assert 'http-equiv="refresh"' not in page.content()
-    made = []
-    for _ in range(40):
-        link = page.get_by_role("link", name="Continue making the pack")
-        if not link.count():
-            break
-        link.click()
-        bar = page.locator("#pack-bar")
-        if bar.count():
-            made.append((bar.get_attribute("max"), bar.get_attribute("value")))
-    expect(page.get_by_role("link", name="Download the pack PDF")).to_be_visible()
-    expect(page.locator(".pack-card")).to_have_count(2)
-    assert made, "no progress was shown"
-    page.context.close()

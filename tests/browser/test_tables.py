@@ -64,6 +64,10 @@ def test_generate_edit_share_and_download_a_table(page: Page, browser: Browser, 
     assert "Table 5" in text and "piece by piece" in text
 
     page.get_by_text("Rename or share").click()
+    # A new table is private until its owner shares it.
+    expect(page.get_by_text("Only you can see this table")).to_be_visible()
+    page.get_by_role("button", name="Turn sharing on").click()
+    page.get_by_text("Rename or share").click()
     share_url = page.locator(".share-body a").get_attribute("href")
     fresh = browser.new_context(viewport=PHONE).new_page()
     fresh.goto(live_server.url + share_url)

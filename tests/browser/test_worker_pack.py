@@ -1,18 +1,24 @@
-"""A tournament pack made by the task worker while its page is closed: an organizer on a
-phone asks for it, closes the page (a locked phone), comes back and finds it finished. The
-site as `make serve` runs it (nginx, gunicorn, the worker), driven by Chromium."""
+"""A tournament pack made by the task worker, in a real browser against the site as `make
+serve` runs it (nginx, gunicorn, the worker): its progress bar moving while the page is
+open, on a desktop and a phone; its page closed (a locked phone) and reopened finished; and
+without JavaScript, a page that refreshes itself until the pack is made. Judged by axe-core
+and the Nu HTML checker."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
+from itertools import count
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import PHONE, screenshot
-from tests.browser.quality import axe_violations
+from tests.browser.conftest import DESKTOP, PHONE, screenshot
+from tests.browser.quality import ROOT, axe_violations, markup_errors
 from tests.jobs.stack import Stack
+
+_accounts = count()
 
 
 @pytest.fixture(scope="module")
@@ -24,29 +30,96 @@ def served(tmp_path_factory) -> Iterator[Stack]:
         site.close()
 
 
-def test_a_pack_finishes_with_its_page_closed_and_reopened(browser: Browser, served: Stack):
-    context = browser.new_context(viewport=PHONE, has_touch=True, bypass_csp=True)
+def signed_up(browser: Browser, served: Stack, viewport: dict, javascript: bool = True) -> Page:
+    """A new organizer's page (a new account each time: its own packs)."""
+    context = browser.new_context(
+        viewport=viewport,
+        has_touch=viewport == PHONE,
+        java_script_enabled=javascript,
+        bypass_csp=True,  # axe-core is injected as a script
+    )
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(served.base + "/accounts/signup/")
-    page.get_by_label("Username").fill("orga")
+    page.get_by_label("Username").fill(f"orga{next(_accounts)}")
     page.get_by_label("Password", exact=True).fill("a-long-pass-phrase")
     page.get_by_label("Password confirmation").fill("a-long-pass-phrase")
     page.get_by_role("button", name="Create my account").click()
+    return page
+
+
+def ask_for_a_pack(page: Page, served: Stack, tables: int, name: str) -> None:
     page.goto(served.base + "/tables/packs/new/")
-    page.get_by_label("Pack name").fill("Club night")
-    page.get_by_label("Tables in the pack").fill("12")
+    page.get_by_label("Pack name").fill(name)
+    page.get_by_label("Tables in the pack").fill(str(tables))
     page.get_by_role("button", name="Generate the pack").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Club night")
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)
+
+
+def test_the_progress_bar_moves_as_the_worker_makes_the_pack(browser: Browser, served: Stack):
+    html = {}
+    for viewport, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = signed_up(browser, served, viewport)
+        ask_for_a_pack(page, served, 16, f"League {suffix}")
+        bar = page.locator("#pack-bar")
+        expect(bar).to_be_visible()
+        seen = set()
+        deadline = time.monotonic() + 120
+        while not page.get_by_role("link", name="Download the pack PDF").count():
+            assert time.monotonic() < deadline, "the pack was not finished"
+            if bar.count():
+                label = page.locator("label[for=pack-bar]").text_content() or ""
+                seen.add((re.sub(r"[\d ]+", " ", label).strip(), bar.get_attribute("value")))
+                if len(seen) == 3:
+                    screenshot(page, f"worker-pack-progress-{suffix}")
+                    html[f"progress-{suffix}"] = page.content()
+                    assert axe_violations(page) == []
+            page.wait_for_timeout(200)
+        # The bar moved on its own, through the stages (polled, never reloaded by hand).
+        assert len({value for _, value in seen}) >= 3, seen
+        expect(page.locator(".pack-card")).to_have_count(16)
+        expect(page.locator("#pack-bar")).to_have_count(0)
+        screenshot(page, f"worker-pack-made-{suffix}")
+        assert axe_violations(page) == []
+        html[f"made-{suffix}"] = page.request.get(page.url).text()
+        page.context.close()
+    errors = markup_errors(html, ROOT / "test-artifacts" / "markup" / "worker-pack")
+    assert errors == {}, errors
+
+
+def test_without_javascript_the_page_refreshes_itself_until_the_pack_is_made(
+    browser: Browser, served: Stack
+):
+    page = signed_up(browser, served, DESKTOP, javascript=False)
+    ask_for_a_pack(page, served, 4, "No script")
+    assert 'http-equiv="refresh"' in page.content()
+    # Nothing is clicked: the page asks again by itself every 3 seconds.
+    wait_until_text = time.monotonic() + 120
+    while not page.get_by_role("link", name="Download the pack PDF").count():
+        assert time.monotonic() < wait_until_text, "the pack was not finished"
+        page.wait_for_timeout(500)
+    assert 'http-equiv="refresh"' not in page.content()
+    expect(page.locator(".pack-card")).to_have_count(4)
+    page.context.close()
+
+
+def test_a_pack_finishes_with_its_page_closed_and_reopened(browser: Browser, served: Stack):
+    page = signed_up(browser, served, PHONE)
+    context = page.context
+    ask_for_a_pack(page, served, 12, "Club night")
     expect(page.get_by_text("you can close this page and come back")).to_be_visible()
     screenshot(page, "worker-pack-asked-phone")
     url = page.url
     page.close()  # the phone locks: nothing on the page asks for anything any more
 
     deadline = time.monotonic() + 120
-    while served.django(
-        "from tablegen.models import Pack; print(int(Pack.objects.get().pdf_ready))"
-    ) != 1:
+    while (
+        served.django(
+            "from tablegen.models import Pack; "
+            "print(int(Pack.objects.get(name='Club night').pdf_ready))"
+        )
+        != 1
+    ):
         assert time.monotonic() < deadline, "the worker did not finish the pack"
         time.sleep(1)
 

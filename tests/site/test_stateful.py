@@ -3,8 +3,10 @@
 A hypothesis state machine plays an owner: new lists, imports, editor actions with hostile
 text and indices, undo and redo (from stale tabs too), duplicates, copies, repairs, account
 imports, tables built, renamed, painted with brushes and symmetries, undone and redone (from
-stale tabs too), terrain boxes made, imported, edited, deleted and generated from, and packs
-generated. After every step:
+stale tabs too), terrain boxes made, imported, edited, deleted and generated from, packs
+generated, events organized (players joining and submitting, lists locked, Swiss rounds
+paired, results reported and entered), and printouts and downloads asked for from the task
+worker, which runs its waiting jobs when the machine chooses. After every step:
 
 - every stored list and table of the owner (and every saved revision) reads back with the
   same reader that imports documents;
@@ -38,11 +40,14 @@ from hypothesis.stateful import (
 )
 
 from accounts.ownership import Quota, owned_models
+from events.models import Event
 from forcebuilder.models import Force
+from jobs.models import Job
 from onefinity.rules import read_force_document
 from tablegen import views as table_views
 from tablegen.engine.library import terrain_library
 from tablegen.models import Pack, Table, TerrainBox
+from tests.conftest import run_waiting_jobs
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
 
 pytestmark = pytest.mark.django_db
@@ -153,6 +158,37 @@ def box_pages(box: TerrainBox) -> list[str]:
     ]
 
 
+def event_pages(event: Event) -> list[str]:
+    pk = event.pk
+    return [
+        "/events/",
+        f"/events/{pk}/",
+        f"/events/{pk}/rounds/",
+        f"/events/{pk}/rounds/1/",
+        f"/events/{pk}/rounds/1/pairings.json",
+        f"/events/{pk}/standings/",
+        f"/events/{pk}/standings.json",
+        f"/events/{pk}/standings.csv",
+        f"/events/{pk}/lists.csv",
+        f"/events/{pk}/me/",
+    ]
+
+
+def event_downloads(event: Event) -> list[str]:
+    """The event's printouts: asking for one queues a job (or sends the file made)."""
+    pk = event.pk
+    return [
+        f"/events/{pk}/rosters.pdf",
+        f"/events/{pk}/lists.zip",
+        f"/events/{pk}/rounds/1/sheets.pdf",
+        f"/events/{pk}/standings.pdf",
+    ]
+
+
+def job_pages(job: Job) -> list[str]:
+    return [f"/jobs/{job.pk}/", f"/jobs/{job.pk}/status.json", job.get_download_url()]
+
+
 def table_downloads(table: Table) -> list[str]:
     return [f"/tables/{table.pk}/table.png", f"/tables/{table.pk}/setup.pdf"]
 
@@ -161,6 +197,7 @@ class AnOwner(RuleBasedStateMachine):
     forces = Bundle("forces")
     tables = Bundle("tables")
     boxes = Bundle("boxes")
+    events = Bundle("events")
 
     def __init__(self) -> None:
         super().__init__()
@@ -172,6 +209,14 @@ class AnOwner(RuleBasedStateMachine):
         # The same person in another browser, before logging in there: what it makes moves
         # into the account at login, as far as the quotas have room.
         self.browser = Client()
+        # A player in the owner's events, with a list of their own.
+        player = get_user_model().objects.create_user(f"guest{next(_names)}", "", "pw-pw-pw-pw")
+        self.player = Client()
+        self.player.force_login(player)
+        self.player.post(
+            "/forces/import/", {"document": json.dumps(LEGAL_DOCUMENT), "confirm": "save"}
+        )
+        self.player_list = Force.objects.filter(owner=player).get().pk
         self.touched: list[str] = []
 
     # --- Lists ---------------------------------------------------------------------------
@@ -582,6 +627,93 @@ class AnOwner(RuleBasedStateMachine):
             assert response.status_code in ((302, 409) if current.sharing else (404,))
         return self._newest(Table)
 
+    # --- Events and the worker's jobs --------------------------------------------------------
+
+    @rule(target=events, name=hostile_text, rounds=st.integers(0, 4))
+    def an_event(self, name: str, rounds: int) -> int:
+        response = self.client.post(
+            "/events/new/",
+            {"name": name or "Open", "date": "2026-12-05", "points_limit": 75}
+            | {"round_count": rounds, "ruleset_version": "2026.11", "notes": ""},
+        )
+        assert response.status_code in (302, 400, 403), response.status_code
+        newest = Event.objects.filter(owner=self.user).order_by("-pk").first()
+        return newest.pk if newest else -1
+
+    @rule(event=events, force=forces, who=st.sampled_from(["owner", "player"]))
+    def join_and_submit(self, event: int, force: int, who: str) -> None:
+        current = Event.objects.filter(pk=event).first()
+        if current is None:
+            return
+        client = self.client if who == "owner" else self.player
+        below_500(client, current.get_join_url())
+        client.post(current.get_join_url())
+        chosen = force if who == "owner" else self.player_list
+        response = client.post(
+            f"/events/{event}/me/submit/", {"force": chosen, "accept_problems": "on"}
+        )
+        assert response.status_code in (302, 400, 404), response.status_code
+        self.touched = event_pages(current)
+
+    @rule(event=events, change=st.sampled_from(["lock", "unlock"]))
+    def lock_the_lists(self, event: int, change: str) -> None:
+        response = self.client.post(f"/events/{event}/lock/", {"change": change})
+        assert response.status_code in (302, 400, 404, 409), response.status_code
+
+    @rule(event=events, round_number=st.integers(1, 3), stale=st.booleans())
+    def pair_a_round(self, event: int, round_number: int, stale: bool) -> None:
+        current = Event.objects.filter(pk=event).first()
+        round_ = current.rounds.filter(number=round_number).first() if current else None
+        version = -1 if stale or round_ is None else round_.version
+        response = self.client.post(
+            f"/events/{event}/rounds/{round_number}/pair/", {"version": version}
+        )
+        assert response.status_code in (302, 400, 404, 409), response.status_code
+        if round_ is not None:
+            self.client.post(
+                f"/events/{event}/rounds/{round_number}/publish/", {"change": "publish"}
+            )
+
+    @rule(
+        event=events,
+        round_number=st.integers(1, 3),
+        a_vp=st.one_of(st.integers(-1, 100).map(str), st.sampled_from(["", "x", "0" * 9 + "7"])),
+        b_vp=st.integers(0, 99).map(str),
+        by_player=st.booleans(),
+    )
+    def a_result(self, event: int, round_number: int, a_vp: str, b_vp: str, by_player: bool):
+        current = Event.objects.filter(pk=event).first()
+        if current is None:
+            return
+        names = [entry.player_name for entry in current.entries.all()]
+        a = names[0] if names else "nobody"
+        if by_player:
+            url = f"/events/{event}/rounds/{round_number}/report/"
+            response = self.player.post(url, {"my_vp": a_vp, "their_vp": b_vp})
+        else:
+            url = f"/events/{event}/rounds/{round_number}/result/"
+            response = self.client.post(url, {"a": a, "a_vp": a_vp, "b_vp": b_vp})
+        assert response.status_code in (302, 400, 403, 404, 409), response.status_code
+        self.touched = event_pages(current)
+
+    @rule(event=events, which=st.integers(0, 3))
+    def ask_for_a_printout(self, event: int, which: int) -> None:
+        current = Event.objects.filter(pk=event).first()
+        if current is not None:
+            below_500(self.client, event_downloads(current)[which])
+
+    @rule(force=forces, which=st.sampled_from(["roster.pdf", "cards.pdf"]))
+    def ask_for_a_list_printout(self, force: int, which: str) -> None:
+        below_500(self.client, f"/forces/{force}/{which}")
+
+    @rule()
+    def the_worker_runs_the_waiting_jobs(self) -> None:
+        run_waiting_jobs()
+        for job in Job.objects.filter(owner=self.user):
+            assert job.state in ("done", "failed"), job.state
+            if job.state == "failed":
+                assert job.error  # the owner reads why
+
     # --- What must hold after every step ---------------------------------------------------
 
     @invariant()
@@ -604,7 +736,7 @@ class AnOwner(RuleBasedStateMachine):
 
     @invariant()
     def every_page_of_the_owner_answers(self) -> None:
-        for url in ("/forces/", "/tables/", "/account/", "/account/everything.json"):
+        for url in ("/forces/", "/tables/", "/account/", "/account/everything.json", "/jobs/"):
             below_500(self.client, url)
         for url in self.touched:
             below_500(self.client, url)
@@ -623,6 +755,14 @@ class AnOwner(RuleBasedStateMachine):
         for box in TerrainBox.objects.filter(owner=self.user):
             for url in box_pages(box):
                 below_500(self.client, url)
+        for event in Event.objects.filter(owner=self.user):
+            for url in event_pages(event) + event_downloads(event):
+                below_500(self.client, url)
+                below_500(self.player, url)
+        run_waiting_jobs()
+        for job in Job.objects.filter(owner=self.user):
+            for url in job_pages(job):
+                below_500(self.client, url)
 
 
 AnOwner.TestCase.settings = settings(
@@ -634,7 +774,8 @@ AnOwner.TestCase.settings = settings(
 )
 
 
-def test_nothing_an_owner_does_breaks_a_page_or_loses_a_document(monkeypatch) -> None:
+def test_nothing_an_owner_does_breaks_a_page_or_loses_a_document(monkeypatch, jobs_wait) -> None:
+    """(Jobs wait for the worker, which the machine runs as one of its steps.)"""
     from hypothesis.stateful import run_state_machine_as_test
 
     # A box that makes no table would hold each generation for its whole 5 s budget; the

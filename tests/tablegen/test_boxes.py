@@ -187,13 +187,13 @@ def test_an_owner_describes_a_box_and_generates_a_table_from_it(owner_client, ow
 def test_a_stopped_pack_of_no_table_says_so_and_stops_polling(owner_client, monkeypatch):
     from tablegen.models import Pack
 
+    monkeypatch.setattr(packs, "BOX_TRIES", 0)
     made = owner_client.post(
         "/tables/packs/new/",
         {"name": "Dead box", "count": 2, "seed": 1, "coverage": 0.45, "symmetry": "point"}
         | {"mix": "balanced", "box": "building-7:40"},
     )
     # The page's poll that finds the pack stopped says so in its tables' part too.
-    monkeypatch.setattr(packs, "BOX_TRIES", 0)
     polled = owner_client.get(made["Location"], headers={"HX-Request": "true"}).content.decode()
     assert "made no valid table of its first 0 seeds" in polled and "No table was made" in polled
     assert 'id="pack-tables"' in polled and "data-hx-swap-oob" in polled
