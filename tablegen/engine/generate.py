@@ -35,7 +35,7 @@ from onefinity.rules.hexgrid import Board
 from onefinity.rules.lineoffire import _direction_pattern, crossed_hexes
 from onefinity.rules.ruleset import TableRules
 from tablegen.engine.boxfit import Advice, Spot, Spots, box_fit, box_problem, named, spots
-from tablegen.engine.library import DEFAULT_KINDS, Piece, TerrainLibrary, terrain_library
+from tablegen.engine.library import Piece, TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.tables import Placed, TableSpec
 
@@ -201,15 +201,14 @@ def _lanes(board: Board) -> _Lanes:
 
 @functools.lru_cache(maxsize=256)
 def _lane_rarity(
-    board: Board, pieces: tuple[str, ...], symmetry: str, tall: frozenset[str]
+    board: Board, pieces: tuple[Piece, ...], symmetry: str, tall: frozenset[str]
 ) -> tuple[int, ...]:
     """How many spots of the pieces (with their images, or across the centre) cross each
     lane: the fewer, the sooner a lane must be seen to."""
-    library = terrain_library(DEFAULT_KINDS)
     counts = [0] * len(_lanes(board).ends)
-    for piece_id in pieces:
+    for piece in pieces:
         for centre in (False, True):
-            for _spot, mask in _spot_masks(board, library.pieces[piece_id], symmetry, centre, tall):
+            for _spot, mask in _spot_masks(board, piece, symmetry, centre, tall):
                 while mask:
                     low = mask & -mask
                     counts[low.bit_length() - 1] += 1
@@ -686,7 +685,12 @@ class _Layout:
         """Lay the box's tall pieces across the lanes: each at one of the few spots that
         cross the most lanes still open, until every lane is crossed or none is left."""
         ends = len(_lanes(self.board).ends)
-        rarity = _lane_rarity(self.board, tuple(self._blockers), self.symmetry, self.tall_kinds)
+        rarity = _lane_rarity(
+            self.board,
+            tuple(self.library.pieces[p] for p in self._blockers),
+            self.symmetry,
+            self.tall_kinds,
+        )
         given_up = 0
         for _ in range(len(self.pieces) + sum((self.left or {}).values())):
             open_mask = self.modelled_open() & ~given_up
@@ -1264,7 +1268,7 @@ def generate_table(
         )
         advice = search_advice(rules, params, board, library, trouble, deadline) if advise else None
         message = said + (advice.message if advice else "")
-        raise (GenerationTimeout if timed_out else GenerationError)(message, draft, advice, attempt)
+        raise (GenerationTimeout if timed_out else GenerationError)(message, draft, advice, kept)
     if timed_out:
         raise GenerationTimeout(
             f"No valid table was found for seed {params.seed} within {budget_seconds:g} s; "
