@@ -50,6 +50,13 @@ STEER_ATTEMPTS = 10
 # A box's lane repair: the best spots tried (the most lanes crossed first); and when its
 # tall pieces are all down, the laid pieces tried for a move, and their best spots.
 BOX_REPAIR_SPOTS = 40
+# From a mix, the tall pieces drawn (by weight) whose spots a lane repair ranks.
+MIX_REPAIR_PIECES = 3
+# From a mix in mirror symmetry, the most tall pieces laid across the lanes first.
+MIX_COVER_ROUNDS = 12
+# ... up to this share of the terrain asked for: the rest is for cover and the mix.
+MIX_COVER_SHARE = 0.5
+COVER_FIRST = ("mirror", "point", "none")
 # A box's tall pieces are laid first, each at one of this many best spots (drawn at random).
 BOX_COVER_CHOICES = 4
 RELOCATE_PIECES = 8
@@ -651,10 +658,12 @@ class _Layout:
         )
 
     def _ranked_spots(
-        self, open_mask: int, pieces: list[str]
-    ) -> list[tuple[int, float, str, Spot, int]]:
-        """Every spot of the pieces that crosses an open lane, the most lanes first."""
-        ranked = []
+        self, open_mask: int, pieces: list[str], must: int = 0
+    ) -> list[tuple[int, int, str, Spot, int]]:
+        """Every spot of the pieces that crosses an open lane (and every lane of `must`),
+        the most lanes first, ties in an order drawn from the seed."""
+        ranked: list[tuple[int, int, str, Spot, int]] = []
+        salt = self.rng.getrandbits(32)
         for piece_id in pieces:
             piece = self.library.pieces[piece_id]
             alone = self.mapping is not None and self.left is not None and self.left[piece_id] == 1
@@ -665,9 +674,12 @@ class _Layout:
                 for spot, mask in _spot_masks(
                     self.board, piece, self.symmetry, centre, self.tall_kinds
                 ):
+                    if mask & must != must:
+                        continue
                     score = (mask & open_mask).bit_count()
                     if score:
-                        ranked.append((score, self.rng.random(), piece_id, spot, mask))
+                        tie = ((len(ranked) + 1) * 2654435761 ^ salt) & 0xFFFFFFFF
+                        ranked.append((score, tie, piece_id, spot, mask))
         ranked.sort(key=lambda r: (-r[0], r[1]))
         return ranked
 
@@ -692,7 +704,10 @@ class _Layout:
             self.tall_kinds,
         )
         given_up = 0
-        for _ in range(len(self.pieces) + sum((self.left or {}).values())):
+        rounds = (
+            MIX_COVER_ROUNDS if self.left is None else len(self.pieces) + sum(self.left.values())
+        )
+        for _ in range(rounds):
             open_mask = self.modelled_open() & ~given_up
             if not open_mask:
                 return
@@ -702,8 +717,8 @@ class _Layout:
                 (k for k in range(ends) if open_mask >> k & 1),
                 key=lambda k: (rarity[k], self.rng.random()),
             )
-            pieces = [p for p in self._blockers if self._placeable(p)]
-            ranked = [r for r in self._ranked_spots(open_mask, pieces) if r[4] >> target & 1]
+            pieces = self._tall_choice()
+            ranked = self._ranked_spots(open_mask, pieces, must=1 << target)
             for _score, _, piece_id, spot, _mask in ranked[:BOX_COVER_CHOICES]:
                 piece = self.library.pieces[piece_id]
                 placements = self._as_placements(spot)
@@ -713,10 +728,19 @@ class _Layout:
             else:
                 given_up |= 1 << target
 
+    def _tall_choice(self) -> list[str]:
+        """The tall pieces a lane is closed with: every one left in a box; from the mix, a
+        few drawn by their weights."""
+        if self.left is None:
+            drawn = {self.draw(self._blockers) for _ in range(MIX_REPAIR_PIECES)}
+            return sorted(p.id for p in drawn if p is not None)
+        return [p for p in self._blockers if self._placeable(p)]
+
     def repair_box(self, report: TableReport, high: int) -> bool:
         """Close lanes with the box's tall pieces left: of every spot of every one of them,
-        the one that crosses the most open lanes and fits (a box has few: each must count)."""
-        pieces = [p for p in self._blockers if self._placeable(p)]
+        the one that crosses the most open lanes and fits (a box has few: each must count).
+        From the mix, of a few tall pieces drawn by their weights."""
+        pieces = self._tall_choice()
         for _score, _, piece_id, spot, _mask in self._ranked_spots(self._open_mask(report), pieces)[
             :BOX_REPAIR_SPOTS
         ]:
@@ -880,13 +904,15 @@ class _Layout:
         piece = self.draw(covers)
         if piece is None:
             return False
-        zone = _near(self.board, weak, depth)
-        turn = self.rng.choice(piece.turns)
-        placements = self.placements(piece, turn, self.board.hexes[self.rng.choice(zone)])
-        if not self.fits(placements, piece, high):
-            return False
-        self.put(placements, piece)
-        return True
+        pool = _spots_within(
+            self.board, piece, self.symmetry, _near(self.board, weak, depth), False
+        )
+        for _ in range(min(ADD_TRIES, len(pool))):
+            placements = self._as_placements(pool[self.rng.randrange(len(pool))])
+            if self.fits(placements, piece, high):
+                self.put(placements, piece)
+                return True
+        return False
 
     def exposure(self) -> tuple[dict[str, float], int]:
         """Each side's exposure now, and how many edge-to-edge lanes are open: from the lines
@@ -1067,6 +1093,10 @@ def _candidate(
     # 2. Pieces from the mix or the box, leaving room for the repairs; from a box, its
     # cover first: its tall pieces (often few) are kept for closing the lanes.
     everything = list(layout.weights)
+    if params.box is None and params.symmetry in COVER_FIRST:
+        # Mirror symmetry leaves lanes along the table that pieces laid at random seldom
+        # close: its tall pieces go across them first, as a box's do.
+        layout.cover_lanes(round(low * MIX_COVER_SHARE))
     if params.box is not None:
         layout.cover_lanes(high)
         first = layout.covers()
@@ -1094,7 +1124,11 @@ def _candidate(
             break
         # From a box, the best spot of its tall pieces left; when all are down, one is moved.
         if layout.left is None:
-            if not layout.repair(report, high):
+            # From the mix: with a symmetry, the best spot of a few tall pieces (a pair
+            # crosses twice the lanes); without, a random spot of many tried, which leaves
+            # the table less closed.
+            repair = layout.repair if layout.mapping is None else layout.repair_box
+            if not repair(report, high):
                 break
         elif not layout.repair_box(report, high) and not layout.relocate(report, high):
             break
