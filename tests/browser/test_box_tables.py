@@ -49,3 +49,26 @@ def test_a_box_that_makes_no_table_shows_its_draft_and_advice_and_keeps_the_draf
     expect(page.locator("body")).to_contain_text("kept as a draft: not valid yet")
     screenshot(page, f"box-draft-kept-{suffix}")
     context.close()
+
+
+@pytest.mark.parametrize(("viewport", "suffix"), [(WIDE, "desktop"), (PHONE, "phone")])
+def test_the_editor_of_a_table_from_a_box_lists_the_pieces_left(
+    browser: Browser, live_server, viewport, suffix
+):
+    context = browser.new_context(viewport=viewport, bypass_csp=True)
+    page = context.new_page()
+    page.goto(
+        f"{live_server.url}/tables/new/?seed=2&coverage=0.45&symmetry=point&mix=balanced"
+        "&box=building-4:2,hill-4:2,wall-3:6,crates:6,shack-3:4"
+    )
+    page.get_by_role("button", name="Save this table").click()
+    section = page.locator(".box-left")
+    expect(section).to_contain_text("From its terrain box")
+    expect(section).to_contain_text("of 2 left")
+    page.get_by_text("Library pieces: choose one to stamp").click()
+    expect(page.locator("#role-box")).to_have_text("In this table's terrain box")
+    assert sideways(page) <= 0
+    found = axe_violations(page)
+    assert found == [], found
+    screenshot(page, f"box-table-editor-{suffix}")
+    context.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -197,3 +198,27 @@ def test_a_box_that_cannot_make_a_symmetric_table_says_so_without_a_draft(client
     page = client.get("/tables/new/", query).content.decode()
     assert "cannot make a table in point symmetry" in page
     assert "To fix it, add to the box:" in page and "Keep as a draft" not in page
+
+
+@pytest.mark.django_db
+def test_editing_a_table_from_a_box_offers_its_pieces_with_how_many_are_left(client):
+    from tablegen.models import Table
+
+    query = FORM | {"seed": 2, "box": "building-4:2,hill-4:2,wall-3:6,crates:6,shack-3:4"}
+    client.post("/tables/save/", query)
+    table = Table.objects.get()
+    used = piece_counts(table.to_spec())
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert "In this table&#x27;s terrain box" in page or "In this table's terrain box" in page
+    assert "From its terrain box" in page
+    left = 2 - used.get("building-4", 0)
+    assert f"Large building, 4 hexes: {left} of 2 left" in page
+    assert "than its box holds" not in page
+    # One more piece than the box holds: said so, and marked.
+    spec = table.to_spec()
+    table.set_spec(replace(spec, params=spec.params | {"box": {"building-4": 1}}))
+    table.save()
+    page = client.get(table.get_absolute_url()).content.decode()
+    if used.get("building-4", 0) > 1:
+        assert f"{used['building-4']} used, the box holds 1" in page
+    assert "than its box holds" in page  # hill-4, wall-3... are not in the box now
