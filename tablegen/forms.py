@@ -88,7 +88,7 @@ class GenerateForm(forms.Form):
         assert isinstance(mix, forms.ChoiceField)
         mix.choices = [(key, name) for key, (name, _) in self.library.mixes.items()]
         choices = [("", "None: the whole catalogue"), *boxes]
-        sent = self.data.get("box", "") if self.is_bound else ""
+        sent = self.data.get("box", "") if self.is_bound else self.initial.get("box", "")
         if sent and sent not in dict(choices):
             choices.append((sent, "The pieces in the link"))
         self.fields["box"].widget.choices = choices
