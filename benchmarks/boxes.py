@@ -10,7 +10,9 @@ is used, so the same file measures an older tree: `--tree DIR` puts DIR first on
 (unpack a revision with `git archive REV | tar -x -C DIR`).
 
 Run: `.venv/bin/python benchmarks/boxes.py [--seeds N] [--plain-seeds N] [--budget S]
-[--only boxes|plain|pack] [--tree DIR]`; prints JSON.
+[--only boxes|plain|pack] [--boxes city,club] [--advise] [--tree DIR]`; prints JSON. The
+figures of docs/performance.md: `--seeds 40 --budget 4 --advise` here, and `--budget 5
+--advise` on the tree before (its site's budget, its advice on top).
 """
 
 from __future__ import annotations
@@ -45,7 +47,9 @@ def spread(samples: list[float]) -> dict[str, float]:
     }
 
 
-def boxes(seeds: int, budget: float, coverage: float) -> dict[str, Any]:
+def boxes(
+    seeds: int, budget: float, coverage: float, names: list[str], advise: bool
+) -> dict[str, Any]:
     from onefinity.rules import current_ruleset
     from onefinity.rules.hexgrid import standard_board
     from tablegen.engine.generate import GenerationError, Parameters, generate_table
@@ -54,6 +58,8 @@ def boxes(seeds: int, budget: float, coverage: float) -> dict[str, Any]:
     board = standard_board(rules.rows, rules.columns)
     found: dict[str, Any] = {}
     for path in sorted(BOXES.glob("*.json")):
+        if names and path.stem not in names:
+            continue
         box = json.loads(path.read_text())["pieces"]
         for symmetry in SYMMETRIES:
             made, refused, times, refusal_times = 0, 0, [], []
@@ -63,7 +69,7 @@ def boxes(seeds: int, budget: float, coverage: float) -> dict[str, Any]:
                 start = time.perf_counter()
                 try:
                     _, report = generate_table(
-                        rules, params, board, budget_seconds=budget, advise=False
+                        rules, params, board, budget_seconds=budget, advise=advise
                     )
                 except GenerationError as error:
                     refusal_times.append(time.perf_counter() - start)
@@ -112,12 +118,21 @@ def pack(runs: int) -> dict[str, Any]:
 
     rules = current_ruleset().table
     board = standard_board(rules.rows, rules.columns)
-    times = []
+    times, cpu = [], []
     for run in range(runs):
-        start = time.perf_counter()
+        start, work = time.perf_counter(), time.process_time()
         tournament_pack(rules, board, 100, Parameters(seed=1000 + 1000 * run))
         times.append(time.perf_counter() - start)
-    return {"runs": runs, "median_s": round(statistics.median(times), 2), "each_s": times}
+        cpu.append(time.process_time() - work)
+    # The work (this process's CPU time) beside the wall time: on a shared machine the wall
+    # time also counts the others' work.
+    return {
+        "runs": runs,
+        "median_s": round(statistics.median(times), 2),
+        "cpu_median_s": round(statistics.median(cpu), 2),
+        "each_s": [round(t, 2) for t in times],
+        "each_cpu_s": [round(t, 2) for t in cpu],
+    }
 
 
 def main() -> int:
@@ -129,6 +144,10 @@ def main() -> int:
     parser.add_argument("--coverage", type=float, default=0.45)
     parser.add_argument("--only", choices=("boxes", "plain", "pack"))
     parser.add_argument("--tree")
+    parser.add_argument("--boxes", default="", help="only these boxes, by name: city,club")
+    parser.add_argument(
+        "--advise", action="store_true", help="a box that makes no table is advised too"
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(Path(args.tree).resolve() if args.tree else ROOT))
     results: dict[str, Any] = {
@@ -146,7 +165,14 @@ def main() -> int:
             "seeds": args.seeds,
             "budget_s": args.budget,
             "coverage": args.coverage,
-            "by_box_and_mode": boxes(args.seeds, args.budget, args.coverage),
+            "advise": args.advise,
+            "by_box_and_mode": boxes(
+                args.seeds,
+                args.budget,
+                args.coverage,
+                [n for n in args.boxes.split(",") if n],
+                args.advise,
+            ),
         }
     results["load_average_at_end"] = load()
     print(json.dumps(results, indent=2))

@@ -191,7 +191,8 @@ def test_a_stopped_pack_of_no_table_says_so_and_stops_polling(owner_client, monk
     Pack.objects.update(error="This terrain box made no valid table of its first 5 seeds.")
     page = owner_client.get(made["Location"]).content.decode()
     assert "made no valid table of its first 5 seeds" in page and "No table was made" in page
-    assert "or another terrain box" in page and "appear here as they are made" not in page
+    assert "with another terrain box" in page and "appear here as they are made" not in page
+    assert "Start it again with its settings" in page
     assert "data-hx-get" not in page
 
 
