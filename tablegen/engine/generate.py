@@ -223,6 +223,29 @@ def _lane_rarity(
     return tuple(counts)
 
 
+@functools.lru_cache(maxsize=16)
+def _lane_words(board: Board) -> int:
+    """64-bit words that hold a bit for each of the board's lanes."""
+    return max(1, -(-len(_lanes(board).ends) // 64))
+
+
+def _as_words(mask: int, words: int) -> npt.NDArray[np.uint64]:
+    return np.array([(mask >> (64 * k)) & (2**64 - 1) for k in range(words)], dtype=np.uint64)
+
+
+@functools.lru_cache(maxsize=4096)
+def _spot_arrays(
+    board: Board, piece: Piece, symmetry: str, centre: bool, tall: frozenset[str]
+) -> tuple[tuple[tuple[Spot, int], ...], npt.NDArray[np.uint64]]:
+    """`_spot_masks` with the masks also as rows of 64-bit words, to count them at once."""
+    found = _spot_masks(board, piece, symmetry, centre, tall)
+    words = _lane_words(board)
+    array = np.zeros((len(found), words), dtype=np.uint64)
+    for row, (_, mask) in enumerate(found):
+        array[row] = _as_words(mask, words)
+    return found, array
+
+
 @functools.lru_cache(maxsize=4096)
 def _spot_masks(
     board: Board, piece: Piece, symmetry: str, centre: bool, tall: frozenset[str]
@@ -658,12 +681,16 @@ class _Layout:
         )
 
     def _ranked_spots(
-        self, open_mask: int, pieces: list[str], must: int = 0
+        self, open_mask: int, pieces: list[str], must: int = 0, top: int | None = None
     ) -> list[tuple[int, int, str, Spot, int]]:
-        """Every spot of the pieces that crosses an open lane (and every lane of `must`),
-        the most lanes first, ties in an order drawn from the seed."""
-        ranked: list[tuple[int, int, str, Spot, int]] = []
+        """The spots of the pieces that cross an open lane (and every lane of `must`), the
+        most lanes first, ties in an order drawn from the seed; the first `top` of them.
+        (Counted over all spots at once, with numpy: the lanes of each spot as words.)"""
         salt = self.rng.getrandbits(32)
+        words = _lane_words(self.board)
+        open_words = _as_words(open_mask, words)
+        must_words = _as_words(must, words)
+        found: list[tuple[str, tuple[tuple[Spot, int], ...], npt.NDArray[np.int64]]] = []
         for piece_id in pieces:
             piece = self.library.pieces[piece_id]
             alone = self.mapping is not None and self.left is not None and self.left[piece_id] == 1
@@ -671,16 +698,31 @@ class _Layout:
             if self.mapping is not None and not alone and self._may_centre(piece_id):
                 ways.append(True)
             for centre in ways:
-                for spot, mask in _spot_masks(
+                spots_masks, array = _spot_arrays(
                     self.board, piece, self.symmetry, centre, self.tall_kinds
-                ):
-                    if mask & must != must:
-                        continue
-                    score = (mask & open_mask).bit_count()
-                    if score:
-                        tie = ((len(ranked) + 1) * 2654435761 ^ salt) & 0xFFFFFFFF
-                        ranked.append((score, tie, piece_id, spot, mask))
-        ranked.sort(key=lambda r: (-r[0], r[1]))
+                )
+                if not len(spots_masks):
+                    continue
+                score = np.bitwise_count(array & open_words).sum(axis=1, dtype=np.int64)
+                if must:
+                    score[((array & must_words) != must_words).any(axis=1)] = 0
+                found.append((piece_id, spots_masks, score))
+        if not found:
+            return []
+        scores = np.concatenate([score for _, _, score in found])
+        order = np.arange(1, len(scores) + 1, dtype=np.uint64)
+        ties = ((order * np.uint64(2654435761)) ^ np.uint64(salt)) & np.uint64(0xFFFFFFFF)
+        chosen = np.flatnonzero(scores > 0)
+        chosen = chosen[np.lexsort((ties[chosen], -scores[chosen]))]
+        if top is not None:
+            chosen = chosen[:top]
+        starts = np.cumsum([0] + [len(spots_masks) for _, spots_masks, _ in found])
+        ranked = []
+        for k in chosen.tolist():
+            group = int(np.searchsorted(starts, k, side="right")) - 1
+            piece_id, spots_masks, _ = found[group]
+            spot, mask = spots_masks[k - int(starts[group])]
+            ranked.append((int(scores[k]), int(ties[k]), piece_id, spot, mask))
         return ranked
 
     def modelled_open(self) -> int:
@@ -718,7 +760,7 @@ class _Layout:
                 key=lambda k: (rarity[k], self.rng.random()),
             )
             pieces = self._tall_choice()
-            ranked = self._ranked_spots(open_mask, pieces, must=1 << target)
+            ranked = self._ranked_spots(open_mask, pieces, must=1 << target, top=BOX_COVER_CHOICES)
             for _score, _, piece_id, spot, _mask in ranked[:BOX_COVER_CHOICES]:
                 piece = self.library.pieces[piece_id]
                 placements = self._as_placements(spot)
@@ -741,9 +783,9 @@ class _Layout:
         the one that crosses the most open lanes and fits (a box has few: each must count).
         From the mix, of a few tall pieces drawn by their weights."""
         pieces = self._tall_choice()
-        for _score, _, piece_id, spot, _mask in self._ranked_spots(self._open_mask(report), pieces)[
-            :BOX_REPAIR_SPOTS
-        ]:
+        for _score, _, piece_id, spot, _mask in self._ranked_spots(
+            self._open_mask(report), pieces, top=BOX_REPAIR_SPOTS
+        ):
             piece = self.library.pieces[piece_id]
             placements = self._as_placements(spot)
             if not self._room(placements, piece, high):
@@ -779,7 +821,7 @@ class _Layout:
                 if kind in tall:
                     closed |= masks[index]
             open_mask = ((1 << len(lanes.ends)) - 1) & ~closed
-            ranked = self._ranked_spots(open_mask, [placed.piece])
+            ranked = self._ranked_spots(open_mask, [placed.piece], top=RELOCATE_SPOTS)
             for _score, _, piece_id, spot, _mask in ranked[:RELOCATE_SPOTS]:
                 piece = self.library.pieces[piece_id]
                 placements = self._as_placements(spot)
