@@ -1305,6 +1305,8 @@ def generate_table(
     if params.box is not None:
         problem = box_problem(board, params.box, params.symmetry, window, params.coverage, library)
         if problem is not None:
+            if problem.cause == "coverage" and advise:
+                problem = _enough_terrain(rules, params, board, library, problem, deadline)
             raise GenerationError(problem.message, advice=problem)
     search_deadline = deadline
     if deadline is not None and budget_seconds is not None and params.box is not None and advise:
@@ -1375,6 +1377,39 @@ def draft_table(
     return spec, report
 
 
+def _enough_terrain(
+    rules: TableRules,
+    params: Parameters,
+    board: Board,
+    library: TerrainLibrary,
+    problem: Advice,
+    deadline: float | None,
+) -> Advice:
+    """Advice for a box with too few hexes, tried: its pieces added, does the box make a
+    table? If not, what else it needs (closing the lanes, most often) is found and said too,
+    so that following the whole advice makes a table."""
+    assert params.box is not None
+    box = dict(params.box)
+    for piece_id, count in problem.add.items():
+        box[piece_id] = box.get(piece_id, 0) + count
+    trial = replace(params, box=box)
+    if _makes_table(rules, trial, board, deadline) is not False:
+        return problem  # it does (or there was no time to find out)
+    more = search_advice(rules, trial, board, library, {"table.edge-lanes": 1}, deadline)
+    if not more.add:
+        return Advice(problem.cause, f"{problem.message} {more.message}", problem.add)
+    add = dict(problem.add)
+    for piece_id, count in more.add.items():
+        add[piece_id] = add.get(piece_id, 0) + count
+    extra = " and ".join(named(n, library.pieces[p], box) for p, n in more.add.items())
+    return Advice(
+        problem.cause,
+        f"{problem.message} Those alone would leave lanes from table edge to table edge "
+        f"open: add {extra} as well.",
+        add,
+    )
+
+
 def _makes_table(
     rules: TableRules, params: Parameters, board: Board, deadline: float | None
 ) -> bool | None:
@@ -1424,9 +1459,13 @@ def search_advice(
     )
     step = 2 if pairs else 1
     cause = "lanes" if lanes >= balance else "balance"
-    for piece in order[:ADVICE_TRIALS]:
-        add = {piece.id: step}
-        trial = replace(params, box=box | {piece.id: box.get(piece.id, 0) + step})
+    # One pair (or one piece) of each, then two: a box short of tall terrain may need more.
+    trials = [(piece, step) for piece in order[:ADVICE_TRIALS]] + [
+        (piece, 2 * step) for piece in order[: ADVICE_TRIALS // 2]
+    ]
+    for piece, count in trials:
+        add = {piece.id: count}
+        trial = replace(params, box=box | {piece.id: box.get(piece.id, 0) + count})
         if (
             box_problem(
                 board,
@@ -1449,7 +1488,7 @@ def search_advice(
             )
             return Advice(
                 cause,
-                f"In the tables it tried, {why}. Add {named(step, piece, box)}.",
+                f"In the tables it tried, {why}. Add {named(count, piece, box)}.",
                 add,
             )
         if made is None:

@@ -222,3 +222,19 @@ def test_editing_a_table_from_a_box_offers_its_pieces_with_how_many_are_left(cli
     if used.get("building-4", 0) > 1:
         assert f"{used['building-4']} used, the box holds 1" in page
     assert "than its box holds" in page  # hill-4, wall-3... are not in the box now
+
+
+def test_a_box_short_of_hexes_is_told_all_it_needs_and_following_it_makes_tables():
+    """Two crates: the hexes it lacks, and, since crates alone close no lane, the tall
+    pieces as well (the advice said only 'add crates', which made no table either)."""
+    pieces = {"crates": 2}
+    with pytest.raises(GenerationError) as caught:
+        generate_table(RULES, Parameters(seed=1, box=pieces), BOARD, budget_seconds=4)
+    advice = caught.value.advice
+    assert advice.cause == "coverage" and "Add pieces for 41 hexes more" in advice.message
+    tall = [p for p in advice.add if p != "crates"]
+    assert tall and "as well" in advice.message
+    fixed = pieces | {p: pieces.get(p, 0) + n for p, n in advice.add.items()}
+    for seed in range(3):
+        _, report = generate_table(RULES, Parameters(seed=seed, box=fixed), BOARD)
+        assert report.valid
