@@ -27,6 +27,7 @@ from tablegen.engine.generate import (
     candidates,
     coverage_window,
     encode_counts,
+    enough_terrain,
     search_advice,
 )
 from tablegen.engine.library import TerrainLibrary
@@ -163,6 +164,8 @@ def what_is_missing(
     window = coverage_window(params, rules, library, len(board))
     problem = box_problem(board, params.box, params.symmetry, window, params.coverage, library)
     if problem is not None:
+        if problem.cause == "coverage":
+            problem = enough_terrain(rules, params, board, library, problem, deadline)
         return problem.message
     trouble: Counter[str] = Counter()
     for seed in ADVICE_SEEDS:

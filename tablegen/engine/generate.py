@@ -1306,7 +1306,7 @@ def generate_table(
         problem = box_problem(board, params.box, params.symmetry, window, params.coverage, library)
         if problem is not None:
             if problem.cause == "coverage" and advise:
-                problem = _enough_terrain(rules, params, board, library, problem, deadline)
+                problem = enough_terrain(rules, params, board, library, problem, deadline)
             raise GenerationError(problem.message, advice=problem)
     search_deadline = deadline
     if deadline is not None and budget_seconds is not None and params.box is not None and advise:
@@ -1377,7 +1377,7 @@ def draft_table(
     return spec, report
 
 
-def _enough_terrain(
+def enough_terrain(
     rules: TableRules,
     params: Parameters,
     board: Board,
