@@ -2,19 +2,25 @@
 
 A candidate is laid out as a person would build a table from a box of terrain:
 
+0. with a symmetry, a box's odd pieces that can stand on the centre (as their own image)
+   go there first; every other piece goes down with its image (a twin of the same piece);
 1. a piece with elevated ground first (a table without high ground plays flat);
-2. pieces drawn from the mix (or from the terrain box, never more than it holds), each at a
-   random spot and turn, with a symmetry also at its image, never on other terrain, never
-   putting more blocking hexes on an entry row than the generator allows;
-3. clear edge-to-edge lanes closed by adding a blocking or elevated piece across them (the
-   placement that closes the most lanes of many tried), making room by taking away cover
-   pieces (which never block a line of fire, so taking them opens no lane) or by moving a
-   piece that closes none;
-4. the coverage brought within a couple of hexes of what was asked with cover pieces (adding
-   or taking away cover changes no line of fire either).
+2. tall pieces across the edge-to-edge lanes, the lane that the fewest spots cross first,
+   each at a spot that crosses the most lanes still open (`tablegen.engine.boxfit` finds a
+   piece's spots once per board); then pieces drawn from the mix (from a box: its cover),
+   never on other terrain, never putting more blocking hexes on an entry row than the
+   generator allows;
+3. lanes still open closed by adding a blocking or elevated piece across them (from a box,
+   at the best spot of the tall pieces it has left, or by moving one already down), making
+   room by taking away cover pieces (which never block a line of fire, so taking them opens
+   no lane);
+4. exposure steered into the band, the sides balanced without a symmetry, and the coverage
+   brought within 2 hexes of what was asked (cover changes no line of fire).
 
-A candidate that is still not valid is dropped and the next one is tried, in an order fixed
-by the seed, until one is (a bound guards against a box that cannot make a table).
+A candidate that is still not valid is dropped (as soon as that is known) and the next one
+is tried, in an order fixed by the seed, until one is, within a bound and a time budget;
+the closest one is kept as a draft. A box that cannot make a table of the symmetry and
+coverage at all is told so before any search, by counting (`boxfit.box_problem`).
 """
 
 from __future__ import annotations
@@ -439,24 +445,6 @@ class _Layout:
         return 0 if kind is None else self.rules.terrain[kind].height
 
     # --- Placing and taking away --------------------------------------------------------
-
-    def placements(self, piece: Piece, turn: int, anchor: tuple[int, int]) -> list[dict[int, str]]:
-        """The hexes (index -> kind) of the piece and, with a symmetry, of its image; [] when
-        it does not fit."""
-        covered: dict[int, str] = {}
-        for dq, dr, kind in piece.cells(turn):
-            index = self.board.index.get((anchor[0] + dq, anchor[1] + dr))
-            if index is None:
-                return []
-            covered[index] = kind
-        if self.mapping is None:
-            return [covered]
-        image = {self.mapping[i]: kind for i, kind in covered.items()}
-        if image == covered:
-            return [covered]
-        if image.keys() & covered.keys():
-            return []
-        return [covered, image]
 
     def fits(self, placements: list[dict[int, str]], piece: Piece, high: int) -> bool:
         if not placements:

@@ -238,3 +238,22 @@ def test_a_box_short_of_hexes_is_told_all_it_needs_and_following_it_makes_tables
     for seed in range(3):
         _, report = generate_table(RULES, Parameters(seed=seed, box=fixed), BOARD)
         assert report.valid
+
+
+@pytest.mark.parametrize("symmetry", ["point", "mirror"])
+def test_every_spot_stands_with_its_image_or_is_its_own(symmetry):
+    from tablegen.engine.boxfit import spots
+
+    mapping = BOARD.symmetry(symmetry)
+    for piece in LIBRARY.pieces.values():
+        found = spots(BOARD, piece, symmetry)
+        if symmetry == "mirror" and piece.mirror_turn is None:
+            assert not found.pairs and not found.centre  # never flipped
+            continue
+        assert found.pairs
+        for spot in found.pairs:
+            assert spot.image == tuple(mapping[i] for i in spot.hexes)
+            assert not set(spot.image) & set(spot.hexes)
+        for spot in found.centre:
+            standing = dict(zip(spot.hexes, spot.kinds, strict=True))
+            assert {mapping[i]: k for i, k in standing.items()} == standing
