@@ -108,15 +108,17 @@ fuzz: setup
 	$(BIN)/python loadtest/fuzz.py --base http://$(HOST):$(PORT) --cases $${CASES:-5000} --seconds $${SECONDS_MAX:-900}
 
 ## soak: the generator's property tests over SEEDS seeds per symmetry (1,000 by default:
-## 3,000 tables, each checked again by the second exact method); `make test` runs 150
+## 3,000 tables, each checked again by the second exact method), and a thirtieth of them
+## per terrain box and symmetry (tests/data/boxes); `make test` runs 150 (5 per box)
 soak: setup
-	GENERATOR_SEEDS=$${SEEDS:-1000} $(BIN)/pytest -n $${PYTEST_WORKERS:-auto} -p no:randomly tests/tablegen/test_generator_properties.py
+	GENERATOR_SEEDS=$${SEEDS:-1000} $(BIN)/pytest -n $${PYTEST_WORKERS:-auto} -p no:randomly tests/tablegen/test_generator_properties.py tests/tablegen/test_box_tables.py -k "many_seeds or realistic_box or any_coverage"
 
 ## bench: the benchmarks whose figures go into docs/performance.md
 bench: setup
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/forcebuilder.py
 	$(BIN)/python benchmarks/tables.py
+	$(BIN)/python benchmarks/boxes.py --budget 4 --advise
 	$(BIN)/python benchmarks/events.py
 	$(BIN)/python benchmarks/swiss.py
 

@@ -52,7 +52,7 @@ def aims(seeds: int = 600, coverages: tuple[float, ...] = (0.40, 0.45, 0.50)) ->
             lone.append(sum(1 for i in blocking if not blocking & set(board.neighbours[i])))
             elevated += any(k in elevated_kinds for k in table.terrain.values())
             entry.append(max(sum(1 for i in blocking if board.hexes[i][1] == row) for row in rows))
-            errors.append(abs(len(table.terrain) - round(coverage * len(board))))
+            errors.append(abs(len(table.terrain) - coverage * len(board)))
         made = len(lone)
         results[symmetry] = {
             "tables": made,

@@ -45,7 +45,12 @@ class GenerateForm(forms.Form):
         required=False,
         min_value=0,
         max_value=2**62,
-        help_text="Leave empty for a new random table.",
+        help_text="Each press of Generate draws a new seed, unless you keep this one.",
+    )
+    pin = forms.BooleanField(
+        label="Keep this seed",
+        required=False,
+        help_text="To make the same table again, or the same layout with other settings.",
     )
     coverage = forms.FloatField(label="Coverage", initial=0.45)
     symmetry = forms.ChoiceField(
@@ -84,7 +89,7 @@ class GenerateForm(forms.Form):
         assert isinstance(mix, forms.ChoiceField)
         mix.choices = [(key, name) for key, (name, _) in self.library.mixes.items()]
         choices = [("", "None: the whole catalogue"), *boxes]
-        sent = self.data.get("box", "") if self.is_bound else ""
+        sent = self.data.get("box", "") if self.is_bound else self.initial.get("box", "")
         if sent and sent not in dict(choices):
             choices.append((sent, "The pieces in the link"))
         self.fields["box"].widget.choices = choices
@@ -111,6 +116,7 @@ class GenerateForm(forms.Form):
 
 
 class PackForm(GenerateForm):
+    pin = None  # a pack's seed is the first of its tables': no press to keep it from
     count = forms.IntegerField(
         label="Tables in the pack", min_value=1, max_value=MAX_PACK, initial=12
     )

@@ -407,11 +407,60 @@ def _palette_picture(piece: Piece) -> str:
     return at_true_size(piece_svg(piece, size=9))
 
 
+def box_of(table: TableSpec, library: TerrainLibrary) -> dict[str, int]:
+    """The terrain box a table was made from (its library pieces and counts), or {}."""
+    box = table.params.get("box") if table.params else None
+    if not isinstance(box, dict):
+        return {}
+    return {p: n for p, n in box.items() if p in library.pieces and isinstance(n, int) and n > 0}
+
+
+def box_left(table: TableSpec, library: TerrainLibrary) -> list[dict[str, Any]]:
+    """For a table made from a terrain box: each of the box's pieces with how many the table
+    uses and how many are left, then any library piece it uses that the box lacks (over)."""
+    box = box_of(table, library)
+    if not box:
+        return []
+    used: dict[str, int] = {}
+    for placed in table.placed():
+        if placed.piece in library.pieces:
+            used[placed.piece] = used.get(placed.piece, 0) + 1
+    rows = []
+    for piece_id in [p for p in library.pieces if p in box or p in used]:
+        held, count = box.get(piece_id, 0), used.get(piece_id, 0)
+        rows.append(
+            {
+                "piece": library.pieces[piece_id],
+                "held": held,
+                "used": count,
+                "left": max(0, held - count),
+                "over": count > held,
+            }
+        )
+    return rows
+
+
 def piece_palette(
-    library: TerrainLibrary, brush: Brush, at: Callable[..., str], symmetry: str
+    library: TerrainLibrary,
+    brush: Brush,
+    at: Callable[..., str],
+    symmetry: str,
+    box: Mapping[str, int] | None = None,
 ) -> list[tuple[str, str, list[dict[str, Any]]]]:
     """The library's pieces to stamp, by role: (role id, its name, each piece's name, small
-    picture, link and whether it is the brush)."""
+    picture, link and whether it is the brush); a table made from a terrain box has the
+    box's pieces first."""
+    first: list[tuple[str, str, list[Piece]]] = (
+        [
+            (
+                "box",
+                "In this table's terrain box",
+                [p for p in library.pieces.values() if p.id in box],
+            )
+        ]
+        if box
+        else []
+    )
     return [
         (
             role,
@@ -426,7 +475,7 @@ def piece_palette(
                 for piece in pieces
             ],
         )
-        for role, name, pieces in library.by_role()
+        for role, name, pieces in first + library.by_role()
         if pieces
     ]
 
@@ -541,7 +590,13 @@ def map_context(
         if palette
         else [],
         "brush_colour": colour(brush.kind) if brush.paints else "",
-        "pieces": piece_palette(library, brush, at, symmetry) if editable and palette else [],
+        "pieces": (
+            piece_palette(library, brush, at, symmetry, box_of(table, library))
+            if editable and palette
+            else []
+        ),
+        "box_left": (left := box_left(table, library) if editable else []),
+        "box_over": [row for row in left if row["over"]],
         "remove_href": at(mode="terrain", **editing(Brush(REMOVE), symmetry)),
         "piece_picture": (
             at_true_size(piece_svg(brush.piece, brush.turn, size=14)) if brush.piece else ""

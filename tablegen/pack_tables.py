@@ -154,3 +154,65 @@ def fit_problems(spec: TableSpec, report: TableReport, others: Sequence[Neighbou
             f"at most {gap(spread.metric, spread.tolerance)}"
         )
     return problems
+
+
+@dataclass(frozen=True)
+class Bring:
+    """One piece of terrain to bring to the hall: how many all the pack's tables use at
+    once, the most one table uses, and how many the pack's terrain box holds (None: no box)."""
+
+    name: str
+    hall: int
+    most: int
+    box: int | None
+
+
+def terrain_to_bring(
+    documents: Sequence[object], box: Mapping[str, int] | None
+) -> tuple[list[Bring], list[tuple[int, list[tuple[str, int]]]]]:
+    """The terrain a hall needs for the pack, every table standing at once (each library
+    piece, counted from the stored documents' pieces; hexes made by hand counted by kind),
+    and each table's own list. A document that does not read is left out (the page says
+    when one is damaged)."""
+    from tablegen.engine.library import CUSTOM, terrain_library
+
+    library = terrain_library(tuple(current_ruleset().table.terrain))
+    per_table: list[tuple[int, list[tuple[str, int]]]] = []
+    hall: dict[str, int] = {}
+    most: dict[str, int] = {}
+    for number, document in enumerate(documents, start=1):
+        pieces = document.get("pieces") if isinstance(document, dict) else None
+        if not isinstance(pieces, list):
+            continue
+        counts: dict[str, int] = {}
+        for entry in pieces:
+            piece = entry.get("piece") if isinstance(entry, dict) else None
+            if piece in library.pieces:
+                counts[piece] = counts.get(piece, 0) + 1
+            elif piece == CUSTOM and isinstance(entry.get("hexes"), list):
+                counts[CUSTOM] = counts.get(CUSTOM, 0) + len(entry["hexes"])
+        for piece, count in counts.items():
+            hall[piece] = hall.get(piece, 0) + count
+            most[piece] = max(most.get(piece, 0), count)
+        per_table.append(
+            (number, [(_piece_name(library, p), n) for p, n in _ordered(library, counts)])
+        )
+    rows = [
+        Bring(
+            _piece_name(library, piece),
+            count,
+            most[piece],
+            None if box is None else int(box.get(piece, 0)),
+        )
+        for piece, count in _ordered(library, hall)
+    ]
+    return rows, per_table
+
+
+def _ordered(library: Any, counts: Mapping[str, int]) -> list[tuple[str, int]]:
+    order = {piece: k for k, piece in enumerate(library.pieces)}
+    return sorted(counts.items(), key=lambda kv: order.get(kv[0], len(order)))
+
+
+def _piece_name(library: Any, piece: str) -> str:
+    return library.pieces[piece].name if piece in library.pieces else "Hexes made by hand"

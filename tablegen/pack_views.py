@@ -30,6 +30,7 @@ from onefinity.http import HtmxHttpRequest, record_id
 from onefinity.rules import current_ruleset
 from onefinity.rules.text import whole_number
 from tablegen.box_views import box_choices
+from tablegen.engine.generate import encode_counts
 from tablegen.engine.metrics import check_table
 from tablegen.engine.tables import table_document
 from tablegen.forms import PackForm, sent_version
@@ -43,6 +44,7 @@ from tablegen.pack_tables import (
     edited_name,
     fit_problems,
     pack_balance,
+    terrain_to_bring,
     thumbnail,
 )
 from tablegen.packwork import summary_of
@@ -50,7 +52,7 @@ from tablegen.packwork import summary_of
 
 @require_http_methods(["GET", "POST"])
 def pack_new(request: HtmxHttpRequest) -> HttpResponse:
-    form = PackForm(request.POST or None, boxes=box_choices(request))
+    form = PackForm(request.POST or None, boxes=box_choices(request), initial=_again(request))
     if request.method == "POST" and form.is_valid():
         seed = form.cleaned_data["seed"]
         params = form.parameters(seed if seed is not None else secrets.randbelow(2**31))
@@ -68,6 +70,27 @@ def pack_new(request: HtmxHttpRequest) -> HttpResponse:
     return render(
         request, "tablegen/pack_new.html", {"form": form}, status=400 if form.errors else 200
     )
+
+
+def _again(request: HtmxHttpRequest) -> dict[str, Any]:
+    """The settings of the owner's pack named by ?again= (a stopped one, started again), for
+    the form to start with; a new seed is drawn, as for any pack without one."""
+    again = request.GET.get("again", "")
+    if request.method != "GET" or not (again.isascii() and again.isdigit() and len(again) < 12):
+        return {}
+    pack = owned(request, Pack).defer("pdf", "tables", "state").filter(pk=int(again)).first()
+    if pack is None:
+        return {}
+    params = pack.params
+    box = params.get("box")
+    return {
+        "name": pack.name,
+        "count": pack.count,
+        "coverage": params.get("coverage"),
+        "symmetry": params.get("symmetry"),
+        "mix": params.get("mix"),
+        "box": encode_counts(box) if isinstance(box, dict) else "",
+    }
 
 
 def _pack(request: HtmxHttpRequest, pk: int, with_pdf: bool = False) -> Pack:
@@ -123,11 +146,14 @@ def _tables_context(request: HtmxHttpRequest, pack: Pack) -> dict[str, Any]:
             }
         )
     balance = pack_balance(summaries[: pack.made]) if pack.made and measured == pack.made else []
+    bring, bring_per_table = terrain_to_bring(pack.tables[: pack.made], pack.params.get("box"))
     return {
         "cards": cards,
         "page": page,
         "balance": balance,
         "balanced": all(row.within for row in balance),
+        "bring": bring,
+        "bring_per_table": bring_per_table,
     }
 
 

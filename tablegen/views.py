@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -35,11 +36,16 @@ from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import normalize_name
 from tablegen.box_views import box_choices
 from tablegen.engine.edits import EditError
-from tablegen.engine.generate import GenerationError, generate_table
+from tablegen.engine.generate import (
+    BUDGET_SECONDS,
+    GenerationError,
+    draft_table,
+    generate_table,
+)
 from tablegen.engine.library import TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.render import png
-from tablegen.engine.tables import TableDocumentError, TableSpec, table_document
+from tablegen.engine.tables import MAX_NAME_LENGTH, TableDocumentError, TableSpec, table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, TerrainForm, sent_version
 from tablegen.jobs import setup_sheet, setup_sheet_job, worker_prints
 from tablegen.maps import (
@@ -65,9 +71,9 @@ PACKS_PER_PAGE = 25
 # Tables saved without a summary (a large import) or under another ruleset are checked by
 # the list, for at most about this long per request; the rest show as being checked.
 LIST_CHECK_SECONDS = 0.5
-# The most one generation may take in a request (a table usually takes 0.05-0.3 s); a terrain
-# box's advice on what it lacks takes up to 3 s more.
-GENERATE_SECONDS = 5.0
+# The most one generation may take in a request, its advice included (a table usually
+# takes 0.01-0.3 s): the engine's budget, which `generate_table --budget` also defaults to.
+GENERATE_SECONDS = BUDGET_SECONDS
 STALE = (
     "This table was changed in another tab or window since your page was drawn. "
     "Your change was not saved: the map below is the latest; make it again."
@@ -104,10 +110,23 @@ def _render_table(
 @require_GET
 def table_new(request: HtmxHttpRequest) -> HttpResponse:
     """Generate from parameters in the URL: the URL itself is the permalink."""
-    if "regenerate" in request.GET or ("coverage" in request.GET and not request.GET.get("seed")):
+    # The form's Generate button sends "generate": a new seed each press, unless the seed
+    # is kept ("pin"); a permalink (no "generate") keeps its seed.
+    pressed = "generate" in request.GET
+    pinned = pressed and request.GET.get("pin") and request.GET.get("seed")
+    if (
+        "regenerate" in request.GET
+        or (pressed and not pinned)
+        or ("coverage" in request.GET and not request.GET.get("seed"))
+    ):
         params = request.GET.copy()
         params["seed"] = str(secrets.randbelow(2**31))
-        params.pop("regenerate", None)
+        for key in ("regenerate", "generate", "pin"):
+            params.pop(key, None)
+        return redirect(f"{reverse('tablegen:new')}?{params.urlencode()}")
+    if pressed:  # a kept seed: the address is the permalink, without the button
+        params = request.GET.copy()
+        params.pop("generate", None)
         return redirect(f"{reverse('tablegen:new')}?{params.urlencode()}")
     form = GenerateForm(request.GET if "seed" in request.GET else None, boxes=box_choices(request))
     context: dict[str, Any] = {"form": form, "empty_form": EmptyBoardForm()}
@@ -118,22 +137,28 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
                 _rules(), params, _board(), budget_seconds=GENERATE_SECONDS
             )
         except GenerationError as error:
-            context["error"] = str(error)
-        else:
-            # The permalink: the generation parameters alone reproduce the table.
-            base = (
-                f"{reverse('tablegen:new')}?{urlencode({'seed': params.seed, **params.as_dict()})}"
-            )
-            context |= map_context(
-                request.GET, table, _rules(), base, editable=False, report=report
-            )
-            again = {k: v for k, v in params.query().items() if k != "seed"} | {"regenerate": 1}
-            context |= {
-                "params": params,
-                "permalink": request.build_absolute_uri(base),
-                "regenerate": f"{reverse('tablegen:new')}?{urlencode(again)}",
-                "hidden": params.query(),
-            }
+            context |= {"error": str(error), "advice": error.advice, "params": params}
+            if error.advice is not None:
+                library = _library()
+                context["advice_pieces"] = [
+                    (library.pieces[p].name, n) for p, n in error.advice.add.items()
+                ]
+            if error.draft is None:
+                return _render_table(request, "tablegen/new.html", context)
+            # The best table it made, not valid, its problems marked on the map: the
+            # organizer may keep it as a draft and finish it by hand.
+            table, report = error.draft
+            context["draft"] = error.draft_attempt
+        # The permalink: the generation parameters alone reproduce the table.
+        base = f"{reverse('tablegen:new')}?{urlencode({'seed': params.seed, **params.as_dict()})}"
+        context |= map_context(request.GET, table, _rules(), base, editable=False, report=report)
+        again = {k: v for k, v in params.query().items() if k != "seed"} | {"regenerate": 1}
+        context |= {
+            "params": params,
+            "permalink": request.build_absolute_uri(base),
+            "regenerate": f"{reverse('tablegen:new')}?{urlencode(again)}",
+            "hidden": params.query(),
+        }
     elif form.is_bound:
         return render(request, "tablegen/new.html", context, status=400)
     return _render_table(request, "tablegen/new.html", context)
@@ -145,17 +170,33 @@ def table_save(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid() or form.cleaned_data["seed"] is None:
         messages.error(request, "Those parameters cannot make a table.")
         return redirect("tablegen:new")
+    attempt = request.POST.get("draft", "")
     try:
-        spec, report = generate_table(
-            _rules(), form.parameters(), _board(), budget_seconds=GENERATE_SECONDS
-        )
+        if attempt:
+            # The draft the page showed (the best table its search made), as asked: to be
+            # finished by hand in the editor.
+            if not (attempt.isascii() and attempt.isdigit() and len(attempt) <= 4):
+                raise GenerationError("That draft cannot be made again.")
+            spec, report = draft_table(_rules(), form.parameters(), _board(), int(attempt))
+            spec = replace(spec, name=f"Draft: {spec.name}"[:MAX_NAME_LENGTH])
+        else:
+            spec, report = generate_table(
+                _rules(), form.parameters(), _board(), budget_seconds=GENERATE_SECONDS
+            )
     except GenerationError as error:
         messages.error(request, str(error))
         return redirect("tablegen:new")
     table = Table(**owner_fields(request, Table))
     table.set_spec(spec, report)
     table.save()
-    messages.success(request, f"{table.name} saved.")
+    if report.valid:
+        messages.success(request, f"{table.name} saved.")
+    else:
+        messages.warning(
+            request,
+            f"{table.name} kept as a draft: not valid yet. Its problems are marked on the map "
+            "in red; change the terrain until the verdict says Valid table.",
+        )
     return redirect(table)
 
 

@@ -5,28 +5,32 @@ The box document is ``{"format": "onefinity-terrain-box", "version": 1, "pieces"
 document from outside: unknown keys, unknown pieces and counts out of range are refused
 with the path of what is wrong.
 
-When a box cannot make a valid table, :func:`what_is_missing` finds out what would: it
-tries the box with one or two more of each piece (the pieces most likely to help first,
-by what went wrong) and names the smallest additions that make a table.
+When a box cannot make a valid table, :func:`what_is_missing` says what it lacks (see
+tablegen.engine.boxfit and generate.search_advice). This module imports the generator; the
+generator never imports it.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from onefinity.rules.hexgrid import Board
 from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import escaped, quoted, text_problem, without_invisible
+from tablegen.engine.boxfit import box_problem
 from tablegen.engine.generate import (
+    ADVICE_CANDIDATES,
+    ADVICE_SEEDS,
     Parameters,
     candidates,
     coverage_window,
     encode_counts,
+    enough_terrain,
+    search_advice,
 )
-from tablegen.engine.library import Piece, TerrainLibrary
+from tablegen.engine.library import TerrainLibrary
 
 __all__ = ["Box", "BoxError", "box_document", "decode_counts", "encode_counts", "read_box_document"]
 
@@ -37,9 +41,6 @@ MAX_COUNT = 99  # of one piece
 MAX_PIECES = 300  # in one box, all pieces together
 MAX_NAME = 120
 DEFAULT_NAME = "My terrain"
-# Candidates tried per addition when looking for what a box lacks.
-ADVICE_CANDIDATES = 25
-NUMBERS = ("no", "one", "two", "three", "four")
 
 
 class BoxError(ValueError):
@@ -147,175 +148,29 @@ def decode_counts(text: str, library: TerrainLibrary) -> dict[str, int]:
 # --- What a box lacks ---------------------------------------------------------------------
 
 
-def _number(count: int) -> str:
-    return NUMBERS[count] if count < len(NUMBERS) else str(count)
-
-
-def _named(count: int, piece: Piece, box: Mapping[str, int]) -> str:
-    """`count` of `piece` in words: "two more" of a piece the box holds, "two" of another."""
-    more = " more" if box.get(piece.id) else ""
-    return f"{_number(count)}{more} {piece.name}"
-
-
-def _usable(params: Parameters, library: TerrainLibrary) -> list[Piece]:
-    return [
-        p
-        for p in library.pieces.values()
-        if params.symmetry != "mirror" or p.mirror_turn is not None
-    ]
-
-
-def shortfall(params: Parameters, rules: TableRules, board: Board, library: TerrainLibrary) -> str:
-    """What to add when the box holds too few hexes for the coverage at all; "" when it holds
-    enough (whether they make a valid table is for the generator to find out)."""
-    assert params.box is not None
-    low, _ = coverage_window(params, rules, library, len(board))
-    usable = _usable(params, library)
-    capacity = sum(params.box.get(p.id, 0) * len(p.hexes) for p in usable)
-    if capacity >= low:
-        return ""
-    short = low - capacity
-    largest = max(usable, key=lambda p: (len(p.hexes), p.id))
-    count = -(-short // len(largest.hexes))
-    if params.symmetry != "none":
-        count += count % 2
-    unusable = (
-        ""
-        if params.symmetry != "mirror"
-        else (" (in mirror symmetry only pieces whose mirror image is one of their turns count)")
-    )
-    return (
-        f"Add pieces for at least {short} more {'hex' if short == 1 else 'hexes'}: the box "
-        f"covers {_hexes(capacity)}{unusable} "
-        f"and this coverage needs {low}; for example {_named(count, largest, params.box)}."
-    )
-
-
 def what_is_missing(
     rules: TableRules,
     params: Parameters,
     board: Board,
     library: TerrainLibrary,
-    budget_seconds: float = 3.0,
+    budget_seconds: float = 1.0,
 ) -> str:
-    """In words, what to add to the box of `params` so that it makes a valid table: the
-    smallest additions found by trying (e.g. "add one more Large building, 4 hexes, or two
-    more Low wall, 3 hexes")."""
+    """In words, what the box of `params` lacks for a valid table: at once when counting
+    shows it (too few hexes, a symmetry without pairs, sizes that never add up), else from
+    the trouble of a few candidates and the additions that make a table (the same whatever
+    the seed asked)."""
     assert params.box is not None
-    started = time.perf_counter()
-    deadline = started + budget_seconds
-    short = shortfall(params, rules, board, library)
-    if short:
-        return short
-    box = dict(params.box)
-    low, _ = coverage_window(params, rules, library, len(board))
-    pairs = params.symmetry != "none"
-    usable = _usable(params, library)
-    # What went wrong with the box as it is: the commonest problems of its candidates.
+    deadline = time.perf_counter() + budget_seconds
+    window = coverage_window(params, rules, library, len(board))
+    problem = box_problem(board, params.box, params.symmetry, window, params.coverage, library)
+    if problem is not None:
+        if problem.cause == "coverage":
+            problem = enough_terrain(rules, params, board, library, problem, deadline)
+        return problem.message
     trouble: Counter[str] = Counter()
-    # (at most half the time: the rest is for trying additions)
-    for _spec, report, terrain in candidates(
-        rules, params, board, limit=ADVICE_CANDIDATES, deadline=started + budget_seconds / 2
-    ):
-        trouble.update({p.code for p in report.problems})
-        if terrain < low:
-            trouble["short"] += 1
-    height = {p.id: max(rules.terrain[k].height for k in p.kinds()) for p in usable}
-
-    def promise(piece: Piece) -> tuple[int, int]:
-        if trouble["table.edge-lanes"] >= trouble["short"] and height[piece.id] > 0:
-            return (0, -len(piece.hexes))
-        if trouble["short"]:
-            return (1, -len(piece.hexes))
-        return (2, len(piece.hexes))
-
-    found: list[tuple[int, int, Piece]] = []
-    for step in (2, 4) if pairs else (1, 2):
-        for piece in sorted(usable, key=promise):
-            if time.perf_counter() > deadline or len(found) >= 3:
-                break
-            if any(f[2].id == piece.id for f in found):
-                continue
-            extra = step - (box.get(piece.id, 0) % 2 if pairs else 0)
-            trial = replace(params, box=box | {piece.id: box.get(piece.id, 0) + extra})
-            for _ in candidates(
-                rules, trial, board, limit=ADVICE_CANDIDATES, valid_only=True, deadline=deadline
-            ):
-                found.append((extra * len(piece.hexes), extra, piece))
-                break
-    if found:
-        found.sort(key=lambda f: (f[0], f[1]))
-        return "Add " + ", or ".join(_named(extra, piece, box) for _, extra, piece in found) + "."
-    return _blocking_advice(rules, params, board, library, usable, deadline)
-
-
-def _blocking_advice(
-    rules: TableRules,
-    params: Parameters,
-    board: Board,
-    library: TerrainLibrary,
-    usable: list[Piece],
-    deadline: float,
-) -> str:
-    """When a couple more of any one piece is not enough: how much blocking and elevated
-    terrain the box has, against what tables of these settings from the whole catalogue use."""
-    assert params.box is not None
-
-    def tall(counts: Mapping[str, int]) -> int:
-        return sum(
-            n * sum(1 for _, _, k in library.pieces[p].hexes if rules.terrain[k].height > 0)
-            for p, n in counts.items()
-        )
-
-    have = tall({p.id: params.box.get(p.id, 0) for p in usable})
-    used = []
-    for seed in range(5):
-        catalogue = replace(params, seed=params.seed + seed, box=None)
-        if seed and time.perf_counter() > deadline:
-            break
-        for spec, _, _ in candidates(
-            rules, catalogue, board, limit=ADVICE_CANDIDATES, valid_only=True, deadline=deadline
+    for seed in ADVICE_SEEDS:
+        for _spec, report, _ in candidates(
+            rules, replace(params, seed=seed), board, limit=ADVICE_CANDIDATES, deadline=deadline
         ):
-            counts = Counter(p.piece for p in spec.placed())
-            used.append(tall(counts))
-            break
-    typical = sorted(used)[len(used) // 2] if used else None
-    if have and (typical is None or typical <= have):
-        # Not a want of tall terrain (or no table of the catalogue made in time to say so):
-        # what the box lacks is what fits between its pieces.
-        smaller = sorted(usable, key=lambda p: (len(p.hexes), p.id))
-        others = [p for p in smaller if not params.box.get(p.id)][:2] or smaller[:2]
-        count = 2 if params.symmetry != "none" else 1
-        examples = " and ".join(_named(count, p, params.box) for p in others)
-        enough = "" if typical is None else ", as many as tables of these settings use,"
-        return (
-            f"It has {_hexes(have)} of blocking and elevated terrain{enough} but no addition "
-            "of one piece tried in the time made a valid table: pieces of other sizes let "
-            f"the generator fill the table; try adding {examples}."
-        )
-    largest = max(
-        (p for p in usable if any(rules.terrain[k].height > 0 for k in p.kinds())),
-        key=lambda p: (len(p.hexes), p.id),
-        default=None,
-    )
-    need = max((typical or 0) - have, 2)
-    example = ""
-    if largest is not None:
-        tall_hexes = sum(1 for _, _, k in largest.hexes if rules.terrain[k].height > 0)
-        count = -(-need // tall_hexes)
-        count += count % 2 if params.symmetry != "none" else 0
-        example = f", for example {_named(count, largest, params.box)}"
-    if typical is None:  # no table of the catalogue made in the time: no figure to give
-        return (
-            f"The box has {_hexes(have)} of blocking and elevated terrain to close the lanes "
-            f"from edge to edge. Add more of it{example}."
-        )
-    return (
-        f"The box has {_hexes(have)} of blocking and elevated terrain to close the lanes from "
-        f"edge to edge; tables of these settings use about {typical}. Add {need} or more"
-        f"{example}."
-    )
-
-
-def _hexes(count: int) -> str:
-    return f"{count} hex" if count == 1 else f"{count} hexes"
+            trouble.update(p.code for p in report.problems)
+    return search_advice(rules, params, board, library, trouble, deadline).message

@@ -128,6 +128,7 @@ class GeneratorSettings:
     fill_before_repairs: float
     exposure_band: tuple[float, float]
     exposure_band_candidates: int
+    exposure_band_box_candidates: int
     max_candidates: int
     max_box_candidates: int
 
@@ -283,6 +284,7 @@ def _generator(table: _Table) -> GeneratorSettings:
         fill_before_repairs=table.share("fill_before_repairs"),
         exposure_band=_band(table, "exposure_band"),
         exposure_band_candidates=table.whole("exposure_band_candidates"),
+        exposure_band_box_candidates=table.whole("exposure_band_box_candidates"),
         max_candidates=table.whole("max_candidates", 1),
         max_box_candidates=table.whole("max_box_candidates", 1),
     )

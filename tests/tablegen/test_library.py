@@ -32,6 +32,7 @@ elevated_pieces_min = 1
 fill_before_repairs = 0.75
 exposure_band = [30.0, 60.0]
 exposure_band_candidates = 40
+exposure_band_box_candidates = 5
 max_candidates = 1000
 max_box_candidates = 150
 

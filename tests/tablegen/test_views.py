@@ -109,11 +109,11 @@ def test_the_generated_table_shows_svg_legend_metrics_and_verdict(client):
 def test_clicking_a_hex_shows_what_it_sees_and_what_blocks_a_line(client):
     page = client.get(
         "/tables/new/",
-        PARAMS | {"mode": "lof", "from": "2,4", "to": "-3,9"},
+        PARAMS | {"mode": "lof", "from": "0,4", "to": "-2,9"},
         headers={"HX-Request": "true"},
     ).content.decode()
     assert page.lstrip().startswith('<div id="table-view"')
-    assert "2,4 → -3,9: blocked" in page and "by the hex -2,8" in page
+    assert "0,4 → -2,9: blocked" in page and "by the hex -2,8" in page
     assert 'class="hex' in page and "unseen" in page
 
 

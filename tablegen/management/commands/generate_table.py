@@ -13,7 +13,13 @@ from onefinity.management.commands._output import read_json_file
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.boxes import BoxError, read_box_document
-from tablegen.engine.generate import SYMMETRIES, GenerationError, Parameters, generate_table
+from tablegen.engine.generate import (
+    BUDGET_SECONDS,
+    SYMMETRIES,
+    GenerationError,
+    Parameters,
+    generate_table,
+)
 from tablegen.engine.library import terrain_library
 from tablegen.engine.tables import table_document
 from tablegen.management.commands._tables import TableCommand
@@ -42,6 +48,14 @@ class Command(TableCommand):
         parser.add_argument(
             "--out", required=True, help="a .json file, or a folder when --count > 1"
         )
+        parser.add_argument(
+            "--budget",
+            type=float,
+            default=BUDGET_SECONDS,
+            metavar="SECONDS",
+            help=f"the most one table may take, its advice included (the site's: "
+            f"{BUDGET_SECONDS:g}); 0 for no bound",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         rules = current_ruleset().table
@@ -58,6 +72,9 @@ class Command(TableCommand):
                 raise CommandError(
                     f"{options['box']}: not a terrain box document: {error}", returncode=2
                 ) from None
+        budget = options["budget"]
+        if not 0 <= budget <= 3600:
+            raise CommandError("--budget is from 0 to 3600 seconds (0: no bound)", returncode=2)
         seed = options["seed"] if options["seed"] is not None else secrets.randbelow(2**31)
         out = Path(options["out"])
         if count > 1:
@@ -72,7 +89,7 @@ class Command(TableCommand):
                 box=box,
             )
             try:
-                table, report = generate_table(rules, params, board)
+                table, report = generate_table(rules, params, board, budget_seconds=budget or None)
             except GenerationError as error:
                 raise CommandError(str(error), returncode=2) from None
             path = out / f"table-{params.seed}.json" if count > 1 else out
