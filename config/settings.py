@@ -244,6 +244,10 @@ JOBS_ACTIVE_PER_ADDRESS = env_int("JOBS_ACTIVE_PER_ADDRESS", 12, minimum=1)
 # A running job that has given no sign of life (a step done) for this long lost its worker
 # and is queued again; longer than any one step of any job (a PDF render: under a minute).
 JOB_LOST_SECONDS = env_int("JOB_LOST_SECONDS", 600, minimum=1)
+# How long a table's generation is tried inside the request before the worker goes on with
+# it, in milliseconds (a table usually takes 30 to 300 ms; 0 sends every search that does
+# not find its table at the first candidate to the worker).
+GENERATE_REQUEST_MS = env_int("GENERATE_REQUEST_MS", 1000, minimum=0)
 # Bytes of finished jobs' files kept per owner; past it the oldest files go first.
 JOB_FILES_BYTES_PER_OWNER = env_int("JOB_FILES_BYTES_PER_OWNER", 100_000_000, minimum=1)
 

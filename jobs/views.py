@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from accounts.ownership import get_owned_or_404, owned
 from jobs import running
@@ -29,9 +30,17 @@ def job_list(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def job_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The job's page; polled by htmx, its progress. A page that shows what the job makes
+    (a generated table) polls with ``refresh=1``: once the job is finished, that page is
+    loaded again whole, with the result."""
     job = get_owned_or_404(request, Job, pk)
-    template = "jobs/job.html#progress" if request.htmx else "jobs/job.html"
-    return render(request, template, {"job": job})
+    if request.htmx:
+        if request.GET.get("refresh") and not job.active:
+            return HttpResponseClientRefresh()
+        return render(
+            request, "jobs/progress.html", {"job": job, "refresh": bool(request.GET.get("refresh"))}
+        )
+    return render(request, "jobs/job.html", {"job": job})
 
 
 @require_GET

@@ -8,17 +8,30 @@ and up to 9 s on a busy machine)."""
 
 from __future__ import annotations
 
+import json
 import secrets
+from typing import Any
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.http import HttpRequest
 
 from accounts.ownership import DamagedRecord, owned
 from jobs.kinds import JobKind, JobOutput, JobRefused, Progress, register
-from jobs.models import Job
+from jobs.models import Job, JobFile
 from jobs.running import start_job
 from onefinity.downloads import file_stem
 from onefinity.rules import current_ruleset
-from tablegen.engine.tables import TableSpec
+from onefinity.rules.hexgrid import standard_board
+from tablegen.engine.boxes import decode_counts
+from tablegen.engine.generate import (
+    BUDGET_SECONDS,
+    GenerationError,
+    Parameters,
+    generate_table,
+)
+from tablegen.engine.library import terrain_library
+from tablegen.engine.tables import TableSpec, table_document
 from tablegen.models import Pack, Table
 from tablegen.printing import setup_pdf
 
@@ -106,3 +119,83 @@ def pack_job(request: HttpRequest, pack: Pack) -> Job:
         params={"pack": pack.pk},
         back=pack.get_absolute_url(),
     )
+
+
+# --- Generating one table -------------------------------------------------------------------
+
+# A table's generation is tried inside the request for this long (a table usually takes
+# 0.03 to 0.3 s, a realistic box's 0.1 to 0.7 s); past it, the worker goes on with the
+# whole budget (tablegen.engine.generate.BUDGET_SECONDS) and the page shows its progress.
+REQUEST_SECONDS = settings.GENERATE_REQUEST_MS / 1000
+# The worker's budget for one table, its advice included: the engine's, which
+# `generate_table --budget` also defaults to.
+WORKER_SECONDS = BUDGET_SECONDS
+
+
+def generation_key(params: Parameters) -> str:
+    return "generate:" + urlencode(sorted(params.query().items()))
+
+
+def generate(job: Job, progress: Progress) -> JobOutput:
+    """The seed's table (the same whatever the budget), or why none was made: the draft's
+    candidate and the box's advice, as JSON the generate page reads (generation_result)."""
+    params = parameters_of(job.params)
+    rules = current_ruleset().table
+    progress(0, 1)
+    result: dict[str, Any]
+    try:
+        spec, _ = generate_table(
+            rules, params, standard_board(rules.rows, rules.columns), budget_seconds=WORKER_SECONDS
+        )
+        result = {"table": table_document(spec)}
+    except GenerationError as error:
+        advice = error.advice
+        result = {
+            "error": str(error),
+            "draft": error.draft_attempt,
+            "advice": None
+            if advice is None
+            else {"cause": advice.cause, "message": advice.message, "add": dict(advice.add)},
+        }
+    return JobOutput(json.dumps(result).encode(), "generated.json", "application/json")
+
+
+register(JobKind("generate", generate, time_limit=2 * 60, keep_days=1))
+
+
+def parameters_of(query: dict[str, Any]) -> Parameters:
+    """The generation parameters a job keeps (Parameters.query), read back."""
+    box = query.get("box")
+    return Parameters(
+        seed=int(query["seed"]),
+        coverage=float(query["coverage"]),
+        symmetry=str(query["symmetry"]),
+        mix=str(query.get("mix", "balanced")),
+        box=decode_counts(box, terrain_library(tuple(current_ruleset().table.terrain)))
+        if box
+        else None,
+    )
+
+
+def generation_job(request: HttpRequest, params: Parameters) -> Job:
+    return start_job(
+        request,
+        "generate",
+        key=generation_key(params),
+        label=f"Generating the table of seed {params.seed}",
+        params=dict(params.query()),
+        back=request.get_full_path(),
+    )
+
+
+def generation_result(request: HttpRequest, params: Parameters) -> dict[str, Any] | None:
+    """What the worker made of these parameters, if it has: see ``generate``."""
+    job = (
+        owned(request, Job)
+        .filter(kind="generate", key=generation_key(params), state=Job.State.DONE)
+        .first()
+    )
+    if job is None or not job.has_file:
+        return None
+    content = JobFile.objects.filter(job=job).values_list("content", flat=True).first()
+    return None if content is None else dict(json.loads(bytes(content)))

@@ -34,20 +34,35 @@ from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, rows_by_columns, standard_board
 from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import normalize_name
+from tablegen import jobs as table_jobs
 from tablegen.box_views import box_choices
+from tablegen.engine.boxfit import Advice
 from tablegen.engine.edits import EditError
 from tablegen.engine.generate import (
-    BUDGET_SECONDS,
     GenerationError,
+    GenerationTimeout,
+    Parameters,
     draft_table,
     generate_table,
 )
 from tablegen.engine.library import TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.render import png
-from tablegen.engine.tables import MAX_NAME_LENGTH, TableDocumentError, TableSpec, table_document
+from tablegen.engine.tables import (
+    MAX_NAME_LENGTH,
+    TableDocumentError,
+    TableSpec,
+    read_table_document,
+    table_document,
+)
 from tablegen.forms import EmptyBoardForm, GenerateForm, TerrainForm, sent_version
-from tablegen.jobs import setup_sheet, setup_sheet_job, worker_prints
+from tablegen.jobs import (
+    generation_job,
+    generation_result,
+    setup_sheet,
+    setup_sheet_job,
+    worker_prints,
+)
 from tablegen.maps import (
     brush_problem,
     editing,
@@ -71,9 +86,6 @@ PACKS_PER_PAGE = 25
 # Tables saved without a summary (a large import) or under another ruleset are checked by
 # the list, for at most about this long per request; the rest show as being checked.
 LIST_CHECK_SECONDS = 0.5
-# The most one generation may take in a request, its advice included (a table usually
-# takes 0.01-0.3 s): the engine's budget, which `generate_table --budget` also defaults to.
-GENERATE_SECONDS = BUDGET_SECONDS
 STALE = (
     "This table was changed in another tab or window since your page was drawn. "
     "Your change was not saved: the map below is the latest; make it again."
@@ -133,9 +145,13 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_bound and form.is_valid():
         params = form.parameters()
         try:
-            table, report = generate_table(
-                _rules(), params, _board(), budget_seconds=GENERATE_SECONDS
-            )
+            generated = _generated(request, params)
+            if generated is None:  # the worker is making it: its progress, then the page again
+                context |= {"params": params, "job": _generation_job(request, params)}
+                return _render_table(request, "tablegen/new.html", context)
+            table, report = generated
+        except (JobsBusy, QuotaExceeded) as busy:
+            return busy_page(request, busy)
         except GenerationError as error:
             context |= {"error": str(error), "advice": error.advice, "params": params}
             if error.advice is not None:
@@ -164,6 +180,39 @@ def table_new(request: HtmxHttpRequest) -> HttpResponse:
     return _render_table(request, "tablegen/new.html", context)
 
 
+def _generated(
+    request: HtmxHttpRequest, params: Parameters
+) -> tuple[TableSpec, TableReport] | None:
+    """The seed's table (the same whatever the budget): the one the worker made, or one made
+    within the request's second; None when that second was not enough and the worker goes
+    on (tablegen.jobs.generate). GenerationError when there is none: its draft and advice."""
+    kept = generation_result(request, params)
+    if kept is None:
+        try:
+            budget = table_jobs.REQUEST_SECONDS
+            return generate_table(_rules(), params, _board(), budget_seconds=budget)
+        except GenerationTimeout:
+            if _generation_job(request, params).active:
+                return None
+            kept = generation_result(request, params)  # made at once (the immediate backend)
+            if kept is None:
+                raise
+    if "table" in kept:
+        spec = read_table_document(kept["table"], _rules())
+        return spec, check_table(spec, _rules())
+    attempt, advice = kept["draft"], kept["advice"]
+    raise GenerationError(
+        kept["error"],
+        draft=None if attempt is None else draft_table(_rules(), params, _board(), attempt),
+        advice=None if advice is None else Advice(**advice),
+        draft_attempt=attempt,
+    )
+
+
+def _generation_job(request: HtmxHttpRequest, params: Parameters) -> Any:
+    return generation_job(request, params)
+
+
 @require_POST
 def table_save(request: HtmxHttpRequest) -> HttpResponse:
     form = GenerateForm(request.POST, boxes=box_choices(request))
@@ -180,9 +229,14 @@ def table_save(request: HtmxHttpRequest) -> HttpResponse:
             spec, report = draft_table(_rules(), form.parameters(), _board(), int(attempt))
             spec = replace(spec, name=f"Draft: {spec.name}"[:MAX_NAME_LENGTH])
         else:
-            spec, report = generate_table(
-                _rules(), form.parameters(), _board(), budget_seconds=GENERATE_SECONDS
-            )
+            generated = _generated(request, form.parameters())
+            if generated is None:
+                messages.info(request, "The table is still being made: save it when it shows.")
+                query = urlencode(form.parameters().query())
+                return redirect(f"{reverse('tablegen:new')}?{query}")
+            spec, report = generated
+    except (JobsBusy, QuotaExceeded) as busy:
+        return busy_page(request, busy)
     except GenerationError as error:
         messages.error(request, str(error))
         return redirect("tablegen:new")

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import signal
 import time
+import urllib.parse
 import zipfile
 from collections.abc import Iterator
 
@@ -23,7 +25,10 @@ PACK = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
 def stack(tmp_path_factory) -> Iterator[Stack]:
     # The web servers without a worker: each test starts the workers it needs.
     site = Stack(
-        tmp_path_factory.mktemp("jobs"), JOB_LOST_SECONDS="3", JOBS_ACTIVE_PER_OWNER="10"
+        tmp_path_factory.mktemp("jobs"),
+        JOB_LOST_SECONDS="3",
+        JOBS_ACTIVE_PER_OWNER="10",
+        GENERATE_REQUEST_MS="0",  # a table not found at its first candidate: the worker's
     ).start(task_worker=False)
     try:
         yield site
@@ -260,3 +265,16 @@ def test_a_large_lists_printouts_a_large_setup_sheet_and_the_export_are_made_by_
         assert made.status == 200 and made.headers["Content-Type"] == kind, path
     export = json.loads(made.body)
     assert [f["name"] for f in export["forces"]] == ["Horde"]
+
+
+def test_a_table_not_found_within_the_requests_time_is_generated_by_the_worker(stack, worker):
+    browser = Browser(stack)
+    query = "seed=1&coverage=0.45&symmetry=none&mix=balanced"
+    page = browser.get(f"/tables/new/?{query}")
+    assert page.status == 200 and "the server's worker goes on with it" in page.text
+    job = int(re.search(r'data-hx-get="/jobs/(\d+)/\?refresh=1"', page.text)[1])
+    assert browser.finished_job(job)["state"] == "done"
+    made = browser.get(f"/tables/new/?{query}")
+    assert "Save this table" in made.text and "Valid table" in made.text
+    saved = browser.post("/tables/save/", dict(urllib.parse.parse_qsl(query)))
+    assert saved.status == 302 and saved.location.startswith("/tables/")

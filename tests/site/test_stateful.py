@@ -44,7 +44,7 @@ from events.models import Event
 from forcebuilder.models import Force
 from jobs.models import Job
 from onefinity.rules import read_force_document
-from tablegen import views as table_views
+from tablegen import jobs as table_jobs
 from tablegen.engine.library import terrain_library
 from tablegen.models import Pack, Table, TerrainBox
 from tests.conftest import run_waiting_jobs
@@ -780,7 +780,8 @@ def test_nothing_an_owner_does_breaks_a_page_or_loses_a_document(monkeypatch, jo
 
     # A box that makes no table would hold each generation for its whole 5 s budget; the
     # budget itself is tested in tests/tablegen/test_budget.py.
-    monkeypatch.setattr(table_views, "GENERATE_SECONDS", 0.3)
+    monkeypatch.setattr(table_jobs, "REQUEST_SECONDS", 0.3)
+    monkeypatch.setattr(table_jobs, "WORKER_SECONDS", 0.3)
     # Quotas a run of 12 steps can reach, from the account and from another browser.
     monkeypatch.setattr(TerrainBox, "quota", Quota("terrain boxes", browser=2, account=3))
 

@@ -129,15 +129,52 @@ def test_a_pack_without_a_box_still_stops_at_a_plain_generation_error(monkeypatc
 
 @pytest.mark.django_db
 def test_the_generate_page_gives_up_within_its_budget_and_says_so(client, monkeypatch):
-    from tablegen import views
+    """A second in the request, then the worker's budget (here both nought): the request
+    tries, the worker tries again, and the page says no table was found in time."""
+    from tablegen import jobs, views
 
     tried = _refusing_first(monkeypatch, refused=10_000)
-    monkeypatch.setattr(views, "GENERATE_SECONDS", 0)
+    monkeypatch.setattr(jobs, "REQUEST_SECONDS", 0)
+    monkeypatch.setattr(jobs, "WORKER_SECONDS", 0)
     params = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
     page = client.get("/tables/new/", params)
     assert page.status_code == 200
     assert "No valid table was found for seed 5 within 0 s" in page.content.decode()
-    assert len(tried) == 1
+    assert len(tried) == 2
     saved = client.post("/tables/save/", params, follow=True)
     assert "within 0 s" in saved.content.decode()
     assert not views.Table.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_table_that_takes_longer_than_the_requests_second_is_made_by_the_worker(
+    client, monkeypatch, jobs_wait
+):
+    """The request tries for its second (here none); the worker goes on with the whole
+    budget, the page shows its progress and loads again, whole, once the table is made."""
+    import json
+
+    from jobs.models import Job, JobFile
+    from tablegen import jobs, views
+    from tests.conftest import run_waiting_jobs
+
+    _refusing_first(monkeypatch, refused=3)
+    monkeypatch.setattr(jobs, "REQUEST_SECONDS", 0)
+    params = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
+    page = client.get("/tables/new/", params).content.decode()
+    job = Job.objects.get(kind="generate")
+    assert "the server's worker goes on with it" in page and "Save this table" not in page
+    assert f'data-hx-get="/jobs/{job.pk}/?refresh=1"' in page
+    assert '<noscript><meta http-equiv="refresh" content="2"></noscript>' in page
+    poll = client.get(f"/jobs/{job.pk}/?refresh=1", headers={"HX-Request": "true"})
+    assert "HX-Refresh" not in poll  # still waiting: the progress again
+    run_waiting_jobs()
+    poll = client.get(f"/jobs/{job.pk}/?refresh=1", headers={"HX-Request": "true"})
+    assert poll["HX-Refresh"] == "true"  # made: the page loads again, whole
+    page = client.get("/tables/new/", params).content.decode()
+    assert "Save this table" in page and "worker goes on" not in page
+    made = json.loads(bytes(JobFile.objects.get(job=job).content))["table"]
+    client.post("/tables/save/", params)
+    saved = views.Table.objects.get()
+    assert saved.document["terrain"] == made["terrain"]  # the worker's table, not another
+    assert saved.summary["valid"] is True
