@@ -117,10 +117,11 @@ def get_owned_or_404(request: HttpRequest, model: type[M], pk: int) -> M:
     return found
 
 
-def get_shared_or_404(model: type[M], code: str) -> M:
+def get_shared_or_404(model: type[M] | models.QuerySet[M], code: str) -> M:
     """The record a share link names, while its owner shares it; 404 otherwise (a link
-    turned off, or replaced, reads exactly as one that never existed)."""
-    manager: Any = model._default_manager
+    turned off, or replaced, reads exactly as one that never existed). ``model`` may be a
+    queryset (one that leaves a large field out, say)."""
+    manager: Any = model if isinstance(model, models.QuerySet) else model._default_manager
     found = manager.filter(share_code=code, sharing=True).first() if len(code) <= 32 else None
     if found is None:
         raise Http404("Not found")

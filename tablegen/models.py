@@ -402,7 +402,7 @@ class TableRevision(models.Model):
         return f"{self.table_id} revision {self.number}"
 
 
-class Pack(Owned):
+class Pack(Owned, Shareable):
     """A tournament pack: its tables generated a step at a time, then its setup sheets
     rendered a few at a time and put together once into the PDF kept for download (see
     tablegen.packwork). Each step is a compare-and-swap on `version`, so two pages polling
@@ -454,6 +454,9 @@ class Pack(Owned):
 
     def get_delete_url(self) -> str:
         return reverse("tablegen:pack-delete", args=[self.pk])
+
+    def get_share_url(self) -> str:
+        return reverse("tablegen:pack-shared", args=[self.share_code])
 
     @classmethod
     def start(cls, name: str, count: int, params: Parameters, **owner: Any) -> Pack:

@@ -21,6 +21,7 @@ from accounts.ownership import (
     QuotaExceeded,
     StaleVersion,
     get_owned_or_404,
+    get_shared_or_404,
     owned,
     owner_fields,
 )
@@ -117,18 +118,22 @@ def _page_url(pack: Pack, page: int) -> str:
     return pack.get_absolute_url() + (f"?page={page}" if page > 1 else "")
 
 
-def _tables_context(request: HtmxHttpRequest, pack: Pack) -> dict[str, Any]:
+def _tables_context(request: HtmxHttpRequest, pack: Pack, shared: bool = False) -> dict[str, Any]:
     """A page of the pack's tables (each a thumbnail, its key metrics, and its copy for
     editing, if the owner keeps one) and the pack's tolerance verdict, from the summaries the
-    pack keeps: no table is checked here."""
+    pack keeps: no table is checked here. ``shared``: as anyone with its link sees it."""
     pages = Paginator(range(1, pack.made + 1), TABLES_PER_PAGE)
     page = pages.get_page(request.GET.get("page"))
-    copies = {
-        pk: name
-        for pk, name in owned(request, Table)
-        .filter(pk__in=[pack.copy_of(number) for number in page.object_list])
-        .values_list("pk", "name")
-    }
+    copies = (
+        {}
+        if shared
+        else {
+            pk: name
+            for pk, name in owned(request, Table)
+            .filter(pk__in=[pack.copy_of(number) for number in page.object_list])
+            .values_list("pk", "name")
+        }
+    )
     summaries = pack.summaries
     measured = pack.measured
     cards = []
@@ -213,6 +218,39 @@ def _no_such_table(request: HtmxHttpRequest, pack: Pack) -> HttpResponse:
         else "This pack has no tables yet: they are made while its page is open.",
     )
     return redirect(pack)
+
+
+@require_GET
+def pack_shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The pack as anyone with its share link sees it, read-only: its tables with their
+    metrics, the tolerance verdict, the terrain to bring and its PDF, once it is made."""
+    pack = get_shared_or_404(Pack.objects.defer("pdf"), code)
+    context: dict[str, Any] = {"pack": pack, "shared": True}
+    try:
+        context |= _tables_context(request, pack, shared=True)
+    except DamagedRecord:
+        raise Http404("Not found") from None  # its owner sees it damaged, with the repair
+    return render(request, "tablegen/pack.html", context)
+
+
+@require_GET
+def pack_shared_pdf(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    pack = get_shared_or_404(Pack.objects.all(), code)
+    if not pack.pdf_ready or pack.pdf is None:
+        messages.info(request, "The pack's PDF is not made yet: it is here once it is.")
+        return redirect(pack.get_share_url())
+    return download(bytes(pack.pdf), "application/pdf", pack.name, ".pdf", "pack")
+
+
+@require_POST
+def pack_sharing(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Turn the pack's share link on or off, or replace it."""
+    pack = _pack(request, pk)
+    try:
+        messages.success(request, pack.set_sharing(request.POST.get("change", "")))
+    except ValueError as error:
+        messages.error(request, str(error))
+    return redirect(pack.get_absolute_url() + "#share")
 
 
 @require_GET

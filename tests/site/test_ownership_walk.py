@@ -43,10 +43,15 @@ def world(owner, owner_client, stranger_client):
         "link holder": Client(),
         "force": make_force(owner),
         "table": make_table(owner),
-        "pack": make_pack(owner, name="P"),
+        "pack": shared(make_pack(owner, name="P")),
         "box": make_box(owner),
         "job": made_job(owner_client),
     }
+
+
+def shared(pack):
+    pack.set_sharing("on")
+    return pack
 
 
 def made_job(client: Client):
@@ -63,7 +68,11 @@ def url_for(namespace: str, pattern: URLPattern, world: dict) -> tuple[str, str]
     arguments = set(pattern.pattern.regex.groupindex)
     if "code" in arguments:
         code = (
-            world["force"].share_code if namespace == "forcebuilder" else world["table"].share_code
+            world["force"].share_code
+            if namespace == "forcebuilder"
+            else world["pack"].share_code
+            if route.startswith("p/")
+            else world["table"].share_code
         )
         return "/" + route.replace("<code:code>", code), "shared"
     if "pk" in arguments:
@@ -101,7 +110,7 @@ def test_the_walk_covers_the_whole_site():
             {
                 "force": Force(share_code="x"),
                 "table": Table(share_code="y"),
-                "pack": Pack(pk=1),
+                "pack": Pack(pk=1, share_code="z"),
                 "box": TerrainBox(pk=1),
                 "job": Force(pk=1),  # any record with a pk stands in
             },

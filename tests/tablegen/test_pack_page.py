@@ -541,3 +541,36 @@ def test_a_stopped_pack_is_started_again_with_its_settings(owner_client, owner, 
     assert '<option value="crates:30" selected>' in form
     # Only the owner's pack is read back; a stranger gets the empty form.
     assert 'value="Dead box"' not in stranger_client.get(again).content.decode()
+
+
+# --- Sharing a pack ---------------------------------------------------------------------------
+
+
+def test_a_pack_is_private_until_its_owner_shares_it_then_read_only_by_link(
+    owner_client, owner, stranger_client
+):
+    pack = finished(owner_client, new_pack(owner_client, owner, 3))
+    link = f"/p/{pack.share_code}/"
+    assert Client().get(link).status_code == 404
+    page = owner_client.get(pack.get_absolute_url()).content.decode()
+    assert "Only you can see this pack" in page and "Turn sharing on" in page
+    assert (
+        stranger_client.post(f"/tables/packs/{pack.pk}/sharing/", {"change": "on"}).status_code
+        == 404
+    )
+    owner_client.post(f"/tables/packs/{pack.pk}/sharing/", {"change": "on"})
+    shared = Client().get(link)
+    assert shared.status_code == 200
+    text = shared.content.decode()
+    assert len(cards(text)) == 3 and "Is the pack balanced?" in text and "Terrain to bring" in text
+    for owners_only in ("Edit a copy", "Delete", "Share this pack", "/tables/packs/"):
+        assert owners_only not in text
+    pdf = Client().get(f"/p/{pack.share_code}/pack.pdf")
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    old = pack.share_code
+    owner_client.post(f"/tables/packs/{pack.pk}/sharing/", {"change": "new"})
+    assert Client().get(link).status_code == 404  # the old link is gone
+    pack.refresh_from_db()
+    assert pack.share_code != old and Client().get(f"/p/{pack.share_code}/").status_code == 200
+    owner_client.post(f"/tables/packs/{pack.pk}/sharing/", {"change": "off"})
+    assert Client().get(f"/p/{pack.share_code}/").status_code == 404
