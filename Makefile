@@ -96,7 +96,7 @@ test: setup system checkers lint pytest
 # On every core (pytest-xdist; each worker has its own test database). PYTEST_WORKERS=0 runs
 # in one process, e.g. to debug a test with -s.
 pytest: setup
-	$(BIN)/pytest -n $${PYTEST_WORKERS:-auto}
+	$(BIN)/pytest -n $${PYTEST_WORKERS:-auto} $(PYTEST_ARGS)
 
 ## load: 100 users for 60 s against a running `make serve` (see docs/performance.md)
 load: setup
@@ -111,7 +111,7 @@ fuzz: setup
 ## 3,000 tables, each checked again by the second exact method), and a thirtieth of them
 ## per terrain box and symmetry (tests/data/boxes); `make test` runs 150 (5 per box)
 soak: setup
-	GENERATOR_SEEDS=$${SEEDS:-1000} $(BIN)/pytest -n $${PYTEST_WORKERS:-auto} -p no:randomly tests/tablegen/test_generator_properties.py tests/tablegen/test_box_tables.py -k "many_seeds or realistic_box or any_coverage"
+	HYPOTHESIS_PROFILE=soak GENERATOR_SEEDS=$${SEEDS:-1000} $(BIN)/pytest -n $${PYTEST_WORKERS:-auto} -p no:randomly tests/tablegen/test_generator_properties.py tests/tablegen/test_box_tables.py -k "many_seeds or realistic_box or any_coverage"
 
 ## bench: the benchmarks whose figures go into docs/performance.md
 bench: setup

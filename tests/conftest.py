@@ -2,17 +2,55 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.test import Client
 from hypothesis import settings as hypothesis_settings
 
-# No per-example deadline: hypothesis's default 200 ms turns a busy machine (CI's two cores
-# running two test workers, a browser and a PDF renderer) into flaky failures that test
-# nothing. Requests are bounded by the site's own limits, tested where they are set.
-hypothesis_settings.register_profile("onefinity", deadline=None)
-hypothesis_settings.load_profile("onefinity")
+# Hypothesis profiles: how many examples each property test draws, as a share of the number
+# it names (``examples(n)``): `ci` (the default, what `make test` and CI run), `dev` (a
+# quarter, for a quick run: HYPOTHESIS_PROFILE=dev) and `soak` (ten times). No per-example
+# deadline in any: hypothesis's default 200 ms turns a busy machine (CI's two cores running
+# two test workers, a browser and a PDF renderer) into flaky failures that test nothing.
+# Requests are bounded by the site's own limits, tested where they are set.
+SHARES = {"dev": 0.25, "ci": 1.0, "soak": 10.0}
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+if PROFILE not in SHARES:
+    raise ValueError(f"HYPOTHESIS_PROFILE is one of {', '.join(SHARES)}, not {PROFILE!r}")
+for _name, _share in SHARES.items():
+    hypothesis_settings.register_profile(
+        _name, deadline=None, max_examples=max(10, round(100 * _share))
+    )
+hypothesis_settings.load_profile(PROFILE)
+
+
+def examples(count: int) -> int:
+    """``count`` examples under the `ci` profile, scaled by the profile loaded."""
+    return max(1, round(count * SHARES[PROFILE]))
+
 
 OWNER_PASSWORD = "a-long-pass-phrase"
+
+# Fixtures that reach the database (pytest-django's and the personas built on them).
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "live_server",
+    "django_user_model",
+    "admin_user",
+    "admin_client",
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that touches the database ``database``: CI's second pass, on
+    PostgreSQL, runs only those (`-m "database and not browser"`); the engine's tests and
+    the browser's, which a database does not change, run once, on SQLite."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("django_db") or fixtures & DATABASE_FIXTURES:
+            item.add_marker(pytest.mark.database)
 
 
 @pytest.fixture

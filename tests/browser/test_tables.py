@@ -461,10 +461,11 @@ def test_a_slow_edit_neither_takes_the_palette_away_nor_refuses_an_undo(
     settled(page)
 
     slow.set()
-    hex_at(page, "2,3").click()
-    page.wait_for_timeout(200)  # the edit is on its way
-    palette(page, "Elevated (platform, hill)").click()
-    page.wait_for_timeout(2500)  # the edit's answer came back meanwhile
+    with page.expect_response(lambda r: "/terrain/" in r.url, timeout=15_000):
+        with page.expect_request(lambda r: "/terrain/" in r.url):
+            hex_at(page, "2,3").click()  # the edit is on its way...
+        palette(page, "Elevated (platform, hill)").click()
+    # ...and its answer came back after the brush had redrawn the region.
     settled(page)
     expect(page.locator("#palette")).to_have_count(1)
     expect(palette(page, "Elevated (platform, hill)")).to_have_attribute("aria-current", "true")
@@ -474,10 +475,10 @@ def test_a_slow_edit_neither_takes_the_palette_away_nor_refuses_an_undo(
     page.reload()  # the region drawn before the slow edit was saved: start from the latest
     before = kind_of(page, "4,4")
     slow.set()
-    hex_at(page, "4,4").click()
-    page.wait_for_timeout(200)
-    page.keyboard.press("Control+z")
-    page.wait_for_timeout(2500)
+    with page.expect_response(lambda r: "/undo/" in r.url, timeout=15_000):
+        with page.expect_request(lambda r: "/terrain/" in r.url):
+            hex_at(page, "4,4").click()
+        page.keyboard.press("Control+z")  # waits behind the edit, then goes
     settled(page)
     expect(page.locator("#table-view .messages")).to_have_count(0)
     assert kind_of(page, "4,4") == before  # painted, then undone, in that order
@@ -625,10 +626,10 @@ def test_undo_keeps_the_keyboard_focus_and_a_late_page_is_asked_again(
 
     monkeypatch.setattr(Table, "paint", slow_paint)
     monkeypatch.setattr(views, "_render_editor", late_page)
-    hex_at(page, "4,4").click()
-    page.wait_for_timeout(50)
-    palette(page, "Cover (low walls, crates)").click()
-    page.wait_for_timeout(2000)
+    with page.expect_response(lambda r: "brush=cover" in r.url, timeout=15_000):
+        with page.expect_request(lambda r: "/terrain/" in r.url):
+            hex_at(page, "4,4").click()
+        palette(page, "Cover (low walls, crates)").click()
     settled(page)
     expect(palette(page, "Cover (low walls, crates)")).to_have_attribute("aria-current", "true")
     version = page.locator("#table-view").get_attribute("data-version")

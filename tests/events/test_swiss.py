@@ -39,6 +39,7 @@ from events.swiss import (
     rounds_complete,
     standings,
 )
+from tests.conftest import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -283,7 +284,7 @@ def recompute(players, games, byes, bye_vp, seed):
     return [(i, p, wins[p], draws[p], losses[p], vp[p], sos[p]) for i, p in enumerate(order, 1)]
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     count=st.integers(8, 64),
     rounds=st.integers(3, 6),
@@ -367,7 +368,7 @@ def check_against_brute_force(number, active, games, byes, tables, draw, seed):
     assert draw.repeated_tables == fewest_repeats(draw.seats, tables, history)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     count=st.integers(4, 9),
     rounds=st.integers(3, 5),

@@ -11,12 +11,13 @@ from hypothesis import strategies as st
 
 from events.models import Bye, Drop, Pairing, Result
 from events.play import swiss_of
+from tests.conftest import examples
 from tests.events.test_play import games, join_players, pair, publish
 
 pytestmark = pytest.mark.django_db
 
 FUZZ = settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

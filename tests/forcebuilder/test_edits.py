@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from forcebuilder import edits
 from forcebuilder.edits import EditError
 from onefinity.rules import ForceSpec, current_ruleset, read_force_document
+from tests.conftest import examples
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
 from tests.onefinity.test_properties import forces
 
@@ -149,7 +150,7 @@ def all_ids(force):
     return ids
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(forces.map(edits.with_keys), st.sampled_from(EDITS), st.integers(0, 7), st.integers(0, 9))
 def test_any_edit_keeps_the_other_troopers_and_their_ids(force, edit, unit, trooper):
     try:
@@ -169,7 +170,7 @@ def test_any_edit_keeps_the_other_troopers_and_their_ids(force, edit, unit, troo
         assert key not in {u.id for u in force.units}
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(forces)
 def test_with_keys_gives_ids_to_what_has_none_and_keeps_the_rest(force):
     keyed = edits.with_keys(force)

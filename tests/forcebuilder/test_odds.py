@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from forcebuilder.models import Force
+from tests.conftest import examples
 
 pytestmark = pytest.mark.django_db
 
@@ -213,7 +214,7 @@ QUERIES = st.one_of(
 
 
 @settings(
-    max_examples=200,
+    max_examples=examples(200),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

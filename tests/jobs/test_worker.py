@@ -18,6 +18,9 @@ from pypdf import PdfReader
 
 from tests.jobs.stack import Browser, Stack
 
+# A database of its own on the suite's server: on PostgreSQL too (two workers, one queue).
+pytestmark = pytest.mark.database
+
 PACK = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
 
 

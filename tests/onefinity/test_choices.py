@@ -8,6 +8,7 @@ from dataclasses import replace
 from hypothesis import given, settings
 
 from onefinity.rules import added_errors, current_ruleset, read_force_document, validate_force
+from tests.conftest import examples
 from tests.onefinity.test_force_document import DOCUMENT
 from tests.onefinity.test_properties import forces
 
@@ -38,7 +39,7 @@ def test_a_limit_broken_further_is_an_added_error_and_the_same_problem_is_not():
     assert added_errors(before, validate_force(seven, RULESET)) == ()
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(forces)
 def test_a_force_adds_no_error_to_itself_and_every_added_error_is_one_of_the_new_ones(force):
     report = validate_force(force, RULESET)

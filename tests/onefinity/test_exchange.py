@@ -26,6 +26,7 @@ from onefinity.rules.ruleset import (
     CardRules,
     Ruleset,
 )
+from tests.conftest import examples
 from tests.onefinity import exchange_reference as reference
 from tests.onefinity.catalogue_scenarios import Scenario, Side, plain, scenarios
 
@@ -213,7 +214,7 @@ def exchanges(draw: st.DrawFn) -> reference.Exchange:
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     exchange=exchanges(),
     ties_fail=st.booleans(),

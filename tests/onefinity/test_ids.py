@@ -21,6 +21,7 @@ from onefinity.rules import (
 from onefinity.rules.force import MAX_KEY_LENGTH
 from onefinity.rules.repair import repair_force_document
 from onefinity.rules.upgrade import move_force
+from tests.conftest import examples
 from tests.onefinity.test_force_document import DOCUMENT
 from tests.onefinity.test_properties import forces
 
@@ -142,7 +143,7 @@ def give_ids(force: ForceSpec, keys: list[str]) -> ForceSpec:
     return ForceSpec(force.name, force.faction, tuple(units), force.ruleset, force.points_limit)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(forces, st.lists(KEYS, max_size=40))
 def test_export_then_import_keeps_every_id(force, keys):
     force = give_ids(force, keys)
@@ -153,7 +154,7 @@ def test_export_then_import_keeps_every_id(force, keys):
     ]
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(forces, st.lists(KEYS, max_size=40))
 def test_a_readable_document_with_ids_needs_no_repair(force, keys):
     force = give_ids(force, keys)

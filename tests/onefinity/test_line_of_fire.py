@@ -15,6 +15,7 @@ from onefinity.rules.hexgrid import Board, BoardError, distance, rows_by_columns
 from onefinity.rules.lineoffire import Terrain, line_of_fire
 from onefinity.rules.lineoffire import _board_geometry as board_geometry
 from onefinity.rules.lineoffire import _visibility_by_pairs as visibility
+from tests.conftest import examples
 from tests.onefinity.lineoffire_reference import reference_clear
 
 RULES = current_ruleset().table
@@ -128,14 +129,14 @@ kinds = st.sampled_from(["blocking", "elevated", "cover"])
 layouts = st.dictionaries(st.integers(0, len(BOARD) - 1), kinds, max_size=60)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(layouts)
 def test_a_sees_b_exactly_when_b_sees_a(layout):
     matrix = visibility(GEOMETRY, Terrain.of(BOARD, layout, RULES))
     assert np.array_equal(matrix, matrix.T)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(layouts, st.integers(0, len(BOARD) - 1))
 def test_adding_blocking_terrain_never_clears_a_line(layout, extra):
     before = visibility(GEOMETRY, Terrain.of(BOARD, layout, RULES))
@@ -145,7 +146,7 @@ def test_adding_blocking_terrain_never_clears_a_line(layout, extra):
     assert not np.any(after[np.ix_(others, others)] & ~before[np.ix_(others, others)])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(layouts, st.data())
 def test_removing_terrain_never_blocks_a_line(layout, data):
     if not layout:

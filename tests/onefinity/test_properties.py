@@ -18,6 +18,7 @@ from onefinity.rules import (
     read_force_document,
     validate_force,
 )
+from tests.conftest import examples
 
 RULESET = current_ruleset()
 
@@ -60,14 +61,14 @@ forces = st.builds(
 )
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), suppress_health_check=[HealthCheck.too_slow])
 @given(json_values)
 def test_validation_never_raises_on_arbitrary_json(document):
     report = check_force_document(document, library())
     assert isinstance(report.legal, bool)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(forces.map(force_document), st.data())
 def test_validation_never_raises_on_damaged_force_documents(document, data):
     # Replace one value somewhere in a well-formed document by arbitrary JSON.
@@ -78,13 +79,13 @@ def test_validation_never_raises_on_damaged_force_documents(document, data):
     assert isinstance(report.issues, tuple)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(forces)
 def test_export_then_import_is_the_identity(force):
     assert read_force_document(force_document(force)) == force
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(forces)
 def test_every_issue_is_well_formed_and_points_add_up(force):
     report = validate_force(force, RULESET)

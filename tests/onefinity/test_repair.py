@@ -9,18 +9,19 @@ from hypothesis import strategies as st
 
 from onefinity.rules import ForceDocumentError, force_document, read_force_document
 from onefinity.rules.repair import repair_force_document
+from tests.conftest import examples
 from tests.onefinity.test_force_document import DOCUMENT
 from tests.onefinity.test_properties import forces, json_values
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(json_values)
 def test_any_json_value_is_repaired_into_a_readable_force(value):
     spec, _ = repair_force_document(value)
     assert read_force_document(force_document(spec)) == spec
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(forces.map(force_document), st.data())
 def test_a_damaged_value_anywhere_is_repaired(document, data):
     key = data.draw(st.sampled_from(list(document)))
@@ -29,7 +30,7 @@ def test_a_damaged_value_anywhere_is_repaired(document, data):
     assert read_force_document(force_document(spec)) == spec
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(forces)
 def test_a_readable_document_is_left_exactly_as_it_is(force):
     spec, changes = repair_force_document(force_document(force))

@@ -16,6 +16,7 @@ from onefinity.rules.lineoffire import Terrain, _board_geometry, _direction_patt
 from onefinity.rules.lineoffire import _visibility_by_pairs as by_pairs
 from onefinity.rules.lineoffire import _visibility_by_patterns as by_patterns
 from onefinity.rules.visibility import Visibility, board_lines
+from tests.conftest import examples
 
 RULES = current_ruleset().table
 KINDS = ["blocking", "elevated", "cover"]
@@ -113,7 +114,7 @@ def _edited(board: Board, start: dict[int, str], changes) -> dict[int, str]:
     return result
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     name=st.sampled_from(sorted(BOARDS)),
     seed=st.integers(0, 10_000),
@@ -133,7 +134,7 @@ def test_an_incremental_update_equals_a_full_recompute_after_random_edits(name, 
         assert np.array_equal(state.clear, whole.clear)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.lists(edits, min_size=1, max_size=3))
 def test_an_incremental_update_equals_a_full_recompute_on_the_largest_board(seed, steps):
     kinds = layout(LARGEST, random.Random(seed), 0.45)

@@ -18,7 +18,9 @@ EXAMPLES = ROOT / "onefinity" / "data" / "examples"
 CASES = ROOT / "tests" / "data" / "forces"
 
 
-def manage(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def manage(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     # No DEBUG, no SECRET_KEY: the engine's tools must work without configuration.
     clean = {
         k: v
@@ -32,7 +34,7 @@ def manage(*args: str, env: dict[str, str] | None = None) -> subprocess.Complete
         capture_output=True,
         text=True,
         env=clean,
-        timeout=60,
+        timeout=timeout,
     )
 
 

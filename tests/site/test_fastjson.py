@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from onefinity.fastjson import DocumentDecoder, DocumentEncoder, dumps_indented
 from tablegen.models import Table, TableRevision
+from tests.conftest import examples
 
 AWKWARD_INTEGERS = st.sampled_from(
     [0, -1, 2**53 + 1, 2**63 - 1, 2**63, 2**64, -(2**63) - 1, 10**30, -(10**40)]
@@ -44,7 +45,7 @@ def same(a: Any, b: Any) -> bool:
     return repr(a) == repr(b) and type(a) is type(b)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(VALUES)
 def test_what_is_written_reads_back_as_json_would_read_it(value):
     ours = json.dumps(value, cls=DocumentEncoder)
@@ -53,7 +54,7 @@ def test_what_is_written_reads_back_as_json_would_read_it(value):
     assert same(json.loads(ours, cls=DocumentDecoder), json.loads(theirs))
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(VALUES, st.booleans())
 def test_what_is_stored_reads_as_json_reads_it(value, ascii_only):
     text = json.dumps(value, ensure_ascii=ascii_only)
@@ -93,7 +94,7 @@ def test_a_layout_asked_for_is_json_s():
         assert json.dumps(value, cls=DocumentEncoder, **options) == json.dumps(value, **options)
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(VALUES)
 def test_an_indented_download_reads_back_as_what_json_wrote(value: Any) -> None:
     """The account export (accounts.everything) is written by orjson: the same values as

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from events.models import Event
+from tests.conftest import examples
 from tests.events.conftest import make_event
 from tests.events.conftest import make_force as make_event_force
 from tests.factories import make_box, make_force, make_pack, make_table
@@ -244,7 +245,7 @@ def _last(item: tuple) -> bool:
 
 
 @settings(
-    max_examples=4,
+    max_examples=examples(4),
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 
 from forcebuilder.models import Force
 from tablegen.models import Table
+from tests.conftest import examples
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
 
 pytestmark = pytest.mark.django_db
 
 FUZZ = settings(
-    max_examples=500,
+    max_examples=examples(500),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -32,6 +32,7 @@ from tablegen.engine.generate import Parameters, generate_table
 from tablegen.engine.library import terrain_library
 from tablegen.engine.repair import repair_table_document
 from tablegen.engine.tables import TableDocumentError, read_table_document, table_document
+from tests.conftest import examples
 from tests.onefinity.test_force_document import DOCUMENT
 
 RULES = current_ruleset().table
@@ -113,7 +114,7 @@ def test_a_surrogate_key_in_a_box_is_named_with_an_escape():
     shown(caught.value)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(damaged(BOX))
 def test_every_box_message_can_be_shown(document):
     try:
@@ -122,7 +123,7 @@ def test_every_box_message_can_be_shown(document):
         shown(error)
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(TEXT)
 def test_every_box_query_message_can_be_shown(text):
     try:
@@ -131,7 +132,7 @@ def test_every_box_query_message_can_be_shown(text):
         shown(error)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(damaged(FORCE))
 @example({**FORCE, "\ud800": 1})
 def test_every_force_message_can_be_shown(document):
@@ -148,7 +149,7 @@ def test_every_force_message_can_be_shown(document):
         shown(change)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(damaged(TABLE))
 @example({**TABLE, "\ud800": 1, "params": {"\x9b": 2}})
 def test_every_table_message_can_be_shown(document):
@@ -162,7 +163,7 @@ def test_every_table_message_can_be_shown(document):
     shown(json.dumps(table_document(table), ensure_ascii=False))
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(
     damaged(
         {"format": "onefinity-account", "version": 1, "forces": [FORCE], "terrain_boxes": [BOX]}
@@ -179,7 +180,7 @@ def test_every_account_file_message_can_be_shown(document):
         shown(error)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(TEXT)
 def test_every_json_message_can_be_shown(text):
     try:

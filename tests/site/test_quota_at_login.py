@@ -16,7 +16,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 from accounts.ownership import SESSION_KEY, Quota
 from forcebuilder.models import Force
 from tablegen.models import TerrainBox
-from tests.conftest import OWNER_PASSWORD
+from tests.conftest import OWNER_PASSWORD, examples
 
 LIMIT = TerrainBox.quota.account
 
@@ -177,5 +177,7 @@ def test_no_order_of_making_logging_in_and_out_passes_a_quota_or_loses_a_box(mon
     monkeypatch.setattr(TerrainBox, "quota", Quota("terrain boxes", browser=2, account=2))
     run_state_machine_as_test(
         OneBrowserAndItsAccount,
-        settings=settings(max_examples=50, stateful_step_count=15, deadline=None, database=None),
+        settings=settings(
+            max_examples=examples(50), stateful_step_count=15, deadline=None, database=None
+        ),
     )

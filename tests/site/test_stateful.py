@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 from typing import Any
 
 import pytest
@@ -47,7 +46,7 @@ from onefinity.rules import read_force_document
 from tablegen import jobs as table_jobs
 from tablegen.engine.library import terrain_library
 from tablegen.models import Pack, Table, TerrainBox
-from tests.conftest import run_waiting_jobs
+from tests.conftest import examples, run_waiting_jobs
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
 
 pytestmark = pytest.mark.django_db
@@ -766,8 +765,8 @@ class AnOwner(RuleBasedStateMachine):
 
 
 AnOwner.TestCase.settings = settings(
-    # 20 runs of 12 steps in `make test` (about a minute); STATEFUL_EXAMPLES=500 for a soak.
-    max_examples=int(os.environ.get("STATEFUL_EXAMPLES", 20)),
+    # 20 runs of 12 steps in `make test` (about a minute); HYPOTHESIS_PROFILE=soak for 200.
+    max_examples=examples(20),
     stateful_step_count=12,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

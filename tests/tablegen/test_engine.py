@@ -21,6 +21,7 @@ from tablegen.engine.tables import (
     read_table_document,
     table_document,
 )
+from tests.conftest import examples
 
 RULES = current_ruleset().table
 STANDARD = standard_board(RULES.rows, RULES.columns)
@@ -270,7 +271,7 @@ def test_generated_tables_are_valid_over_many_seeds(symmetry):
         assert report.metrics["edge_lanes"] == 0
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     seed=st.integers(0, 2**63 - 1),
     symmetry=st.sampled_from(SYMMETRIES),

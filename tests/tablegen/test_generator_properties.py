@@ -24,6 +24,7 @@ from tablegen.engine.generate import SYMMETRIES, Parameters, generate_table
 from tablegen.engine.library import terrain_library
 from tablegen.engine.metrics import check_table
 from tablegen.engine.tables import TableSpec, read_table_document, table_document
+from tests.conftest import examples
 
 RULES = current_ruleset().table
 BOARD = standard_board(RULES.rows, RULES.columns)
@@ -74,7 +75,7 @@ def test_generated_tables_over_many_seeds(symmetry):
     assert elevated / SEEDS >= 0.9
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     seed=st.integers(0, 2**63 - 1),
     symmetry=st.sampled_from(SYMMETRIES),

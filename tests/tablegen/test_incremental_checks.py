@@ -19,6 +19,7 @@ from onefinity.rules.visibility import Visibility
 from tablegen.engine import metrics
 from tablegen.engine.metrics import check_table, forget_kept_states
 from tablegen.engine.tables import TableSpec
+from tests.conftest import examples
 
 RULES = current_ruleset().table
 KINDS = ["blocking", "elevated", "cover"]
@@ -185,7 +186,7 @@ def _agrees_after_edits(board: Board, kinds: dict[int, str], steps) -> None:
         kinds = new
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     name=st.sampled_from(sorted(BOARDS)),
     seed=st.integers(0, 10_000),
@@ -197,7 +198,7 @@ def test_a_check_brought_up_to_date_after_edits_equals_a_whole_check(name, seed,
     _agrees_after_edits(board, layout(board, random.Random(seed), share), steps)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.lists(edits, min_size=1, max_size=3))
 def test_a_check_brought_up_to_date_on_the_largest_board_equals_a_whole_check(seed, steps):
     _agrees_after_edits(LARGEST, layout(LARGEST, random.Random(seed), 0.45), steps)

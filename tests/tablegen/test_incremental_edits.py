@@ -22,6 +22,7 @@ from tablegen.engine.tables import (
     table_document,
 )
 from tablegen.models import Table
+from tests.conftest import examples
 
 RULES = current_ruleset().table
 LIBRARY = terrain_library()
@@ -59,7 +60,7 @@ edit = st.tuples(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     start=st.sampled_from(["generated", "scattered", "empty"]),
     seed=st.integers(0, 40),

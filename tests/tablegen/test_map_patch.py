@@ -17,6 +17,7 @@ from onefinity.rules.hexgrid import Board, rows_by_columns
 from tablegen.engine.render import DrawnMap, Overlay, draw_map
 from tablegen.engine.tables import TableSpec, placed_pieces
 from tablegen.models import Table
+from tests.conftest import examples
 
 RULES = current_ruleset().table
 BOARD = Board.of(rows_by_columns(6, 7))
@@ -52,7 +53,7 @@ steps = st.tuples(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.dictionaries(indices, st.sampled_from(sorted(RULES.terrain)), max_size=20), st.lists(steps)
 )

@@ -10,6 +10,7 @@ from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import MAX_BOARD_HEXES, Board, rows_by_columns
 from tablegen.engine.repair import REPAIRED_NAME, repair_table_document
 from tablegen.engine.tables import TableSpec, read_table_document, table_document
+from tests.conftest import examples
 
 RULES = current_ruleset().table
 BOARD = Board.of(rows_by_columns(4, 4))
@@ -130,7 +131,7 @@ PARTS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(document=PARTS | JSON)
 def test_repair_never_raises_and_what_it_makes_always_reads(document):
     spec, changes = repair_table_document(document, RULES)

@@ -1,0 +1,67 @@
+"""How the events' views load what a request may see: the organizer's event through the
+owner-scoped loader, a player's through their entry, a member's (either) through both; 404
+for anyone else. And the small readings of a request they share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import Http404
+
+from accounts.ownership import get_owned_or_404
+from events.models import (
+    Entry,
+    Event,
+    Round,
+)
+from onefinity.http import HtmxHttpRequest, read_version
+from onefinity.rules.text import whole_number
+
+
+def organized(request: HtmxHttpRequest, event_id: int) -> Event:
+    return get_owned_or_404(request, Event, event_id)
+
+
+def my_entry(request: HtmxHttpRequest, event_id: int) -> Entry:
+    entry = (
+        Entry.objects.select_related("event", "force", "player")
+        .filter(event_id=event_id, player=request.user)
+        .first()
+    )
+    if entry is None:
+        raise Http404("Not found")
+    return entry
+
+
+@dataclass
+class Membership:
+    event: Event
+    entry: Entry | None
+    organizer: bool
+
+
+def member(request: HtmxHttpRequest, event_id: int) -> Membership:
+    """The organizer or a registered player; 404 for everyone else."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        raise Http404("Not found")
+    organizer = event.owner_id == request.user.pk
+    entry = event.entries.select_related("force").filter(player=request.user).first()
+    if not organizer and entry is None:
+        raise Http404("Not found")
+    return Membership(event, entry, organizer)
+
+
+def get_round(event: Event, number: int) -> Round:
+    found = event.rounds.filter(number=number).first()
+    if found is None:
+        raise Http404("No such round")
+    return found
+
+
+def sent_version(request: HtmxHttpRequest) -> int:
+    return read_version(request.POST.get("version"))
+
+
+def start_from(request: HtmxHttpRequest) -> int:
+    return whole_number(request.GET.get("from", "1"), 0, 99_999) or 0

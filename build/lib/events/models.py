@@ -1,0 +1,694 @@
+"""Events: an organizer's tournament, the players' entries with their submitted lists, and
+the rounds with their tables and pairings.
+
+An entry's submitted list is kept as a snapshot (the force document as the event reads
+it, with its verdict). Until the entry is locked the snapshot follows the player's live
+list: it is checked again whenever a page looks at it and the list or the event's rules
+changed. Locking freezes it; later edits to the live list no longer reach it, and the
+organizer's pages say when the two differ.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.ownership import DamagedRecord, Owned, OwnedQuerySet, Quota, new_share_code
+from events.checking import Checked, check_for_event, read_snapshot
+from forcebuilder.models import Force
+from onefinity.rules import ForceDocumentError, ForceSpec, current_ruleset
+from tablegen.engine.tables import TableDocumentError, TableSpec, read_table_document
+
+# The bounds of an event, at the door and in the database.
+MAX_NAME_LENGTH = 120
+MAX_NOTES_LENGTH = 4000
+MAX_ROUNDS = 10
+MAX_ENTRIES = 256
+MAX_TABLES_PER_ROUND = MAX_ENTRIES // 2
+
+
+class EventRefusal(Exception):
+    """Something a player or organizer asked for that cannot be done; the message says
+    why and what to do. Nothing was changed."""
+
+
+class StaleEvent(EventRefusal):
+    """The page that sent the change was drawn before another change (another tab)."""
+
+
+class EventQuerySet(OwnedQuerySet["Event"]):
+    pass
+
+
+class Event(Owned):
+    """A tournament, owned by its organizer. Only accounts organize events."""
+
+    quota = Quota("events", browser=0, account=50)
+
+    name = models.CharField(max_length=MAX_NAME_LENGTH)
+    date = models.DateField()
+    points_limit = models.PositiveIntegerField()
+    ruleset_version = models.CharField(max_length=80)
+    round_count = models.PositiveSmallIntegerField(default=3)
+    notes = models.TextField(blank=True, max_length=MAX_NOTES_LENGTH)
+    join_code = models.CharField(max_length=32, unique=True, default=new_share_code)
+    # Set while the whole event is locked: nobody joins, every entry was locked with it.
+    locked_at = models.DateTimeField(null=True, blank=True)
+    lists_published = models.BooleanField(default=False)
+    # Grows by one on every change of the settings: the stale-tab check.
+    version = models.PositiveBigIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "-created"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("events:dashboard", args=[self.pk])
+
+    def get_join_url(self) -> str:
+        return reverse("events:join", args=[self.join_code])
+
+    @property
+    def locked(self) -> bool:
+        return self.locked_at is not None
+
+    @property
+    def rules_key(self) -> str:
+        """What a snapshot was checked against: a change re-checks every open entry."""
+        return f"{self.ruleset_version}:{self.points_limit}"
+
+    @classmethod
+    def create(cls, **fields: Any) -> Event:
+        with transaction.atomic():
+            event = cls.objects.create(**fields)
+            Round.objects.bulk_create(
+                Round(event=event, number=n) for n in range(1, event.round_count + 1)
+            )
+        return event
+
+    def update_settings(self, expected: int, **fields: Any) -> None:
+        """Save new settings if the event is still at version ``expected``; StaleEvent
+        otherwise, EventRefusal (nothing saved) when a change is not allowed now."""
+        with transaction.atomic():
+            current = Event.objects.select_for_update().get(pk=self.pk)
+            if current.version != expected:
+                raise StaleEvent(
+                    "This event was changed in another tab or window since your page was "
+                    "drawn. Nothing was saved: check the settings below and save again."
+                )
+            rules_change = (
+                fields["points_limit"] != current.points_limit
+                or fields["ruleset_version"] != current.ruleset_version
+            )
+            if rules_change and current.entries.filter(locked_at__isnull=False).exists():
+                raise EventRefusal(
+                    "Lists are locked: unlock every list before changing the points limit or "
+                    "the ruleset (locked lists were checked under the old rules)."
+                )
+            rounds = fields["round_count"]
+            dropped = current.rounds.filter(number__gt=rounds)
+            busy = [r.number for r in dropped if r.tables or r.pairings.exists()]
+            if busy:
+                raise EventRefusal(
+                    f"Round {busy[0]} has tables or pairings: clear them before dropping it."
+                )
+            dropped.delete()
+            have = set(current.rounds.values_list("number", flat=True))
+            Round.objects.bulk_create(
+                Round(event=current, number=n) for n in range(1, rounds + 1) if n not in have
+            )
+            Event.objects.filter(pk=self.pk).update(
+                **fields, version=F("version") + 1, updated=timezone.now()
+            )
+        self.refresh_from_db()
+
+    def new_join_code(self) -> None:
+        """A new join link; the old one stops working (a leaked link is revoked)."""
+        self.join_code = new_share_code()
+        Event.objects.filter(pk=self.pk).update(join_code=self.join_code)
+
+    # --- joining, locking ----------------------------------------------------------------
+
+    def join(self, player: Any) -> Entry:
+        with transaction.atomic():
+            event = Event.objects.select_for_update().get(pk=self.pk)
+            if event.entries.filter(player=player).exists():
+                raise EventRefusal(f"You have already joined {event.name}.")
+            if event.locked:
+                raise EventRefusal(
+                    f"{event.name} is locked: the organizer is not taking new players."
+                )
+            if event.entries.count() >= MAX_ENTRIES:
+                raise EventRefusal(f"{event.name} is full: an event holds {MAX_ENTRIES} players.")
+            if Result.objects.filter(
+                pairing__round__event=event, pairing__round__number=1
+            ).exists():
+                raise EventRefusal(
+                    f"{event.name} has started: players join only before round 1 is played."
+                )
+            return Entry.objects.create(event=event, player=player)
+
+    def lock_all(self) -> int:
+        """Lock the event and every entry, freezing each submitted list as it stands now;
+        how many entries were newly locked."""
+        with transaction.atomic():
+            event = Event.objects.select_for_update().get(pk=self.pk)
+            now = timezone.now()
+            newly = 0
+            for entry in event.entries.select_for_update(of=("self",)).select_related("force"):
+                if entry.locked_at is None:
+                    entry.freeze(event, now)
+                    newly += 1
+            Event.objects.filter(pk=self.pk).update(locked_at=now)
+            self.locked_at = now
+        return newly
+
+    def unlock_all(self) -> None:
+        """Every player may change their list again; the list reveal closes with it (a
+        reveal shows only locked lists)."""
+        with transaction.atomic():
+            Event.objects.select_for_update().filter(pk=self.pk).update(
+                locked_at=None, lists_published=False
+            )
+            self.entries.update(locked_at=None, version=F("version") + 1)
+        self.locked_at = None
+        self.lists_published = False
+
+    def set_lists_published(self, published: bool) -> None:
+        with transaction.atomic():
+            event = Event.objects.select_for_update().get(pk=self.pk)
+            if published and not event.locked:
+                raise EventRefusal("Lock the event before publishing its lists.")
+            Event.objects.filter(pk=self.pk).update(lists_published=published)
+        self.lists_published = published
+
+    # --- what the organizer's pages read -------------------------------------------------
+
+    def refresh_open_entries(self) -> None:
+        """Check again every open entry whose list or rules changed since its snapshot."""
+        open_entries = self.entries.filter(locked_at__isnull=True, force__isnull=False)
+        for entry in open_entries.select_related("force"):
+            entry.follow_live_list(self)
+
+
+class Entry(models.Model):
+    """One player in one event: registered on joining, with their submitted list (a
+    snapshot of one of their lists, checked for the event) once they submit."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    # NULL once the player deleted their account after the event locked their list or
+    # paired them: the entry stays with the event under ``departed_name`` (see depart()).
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="event_entries",
+    )
+    departed_name = models.CharField(max_length=40, blank=True)
+    departed_at = models.DateTimeField(null=True, blank=True)
+    # The snapshot's own read-only link (its printed roster's QR code).
+    code = models.CharField(max_length=32, unique=True, default=new_share_code)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # The player's live list; NULL once they delete it (the snapshot stays).
+    force = models.ForeignKey(
+        Force, null=True, blank=True, on_delete=models.SET_NULL, related_name="event_entries"
+    )
+    # The snapshot, and what it was taken from: the list's version and the event's rules.
+    document = models.JSONField(null=True, blank=True)
+    force_version = models.PositiveBigIntegerField(null=True, blank=True)
+    checked_rules = models.CharField(max_length=120, blank=True)
+    list_name = models.CharField(max_length=120, blank=True)
+    faction = models.CharField(max_length=80, blank=True)
+    points = models.PositiveIntegerField(null=True, blank=True)
+    legal = models.BooleanField(null=True, blank=True)
+    issues = models.JSONField(default=list, blank=True)
+    # The player submitted it knowing it was not legal (the organizer sees the warning).
+    accepted_problems = models.BooleanField(default=False)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    changed_at = models.DateTimeField(null=True, blank=True)
+    locked_at = models.DateTimeField(null=True, blank=True)
+    # Grows by one on every write: a snapshot check never overwrites a newer write.
+    version = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="one_entry_per_player")
+        ]
+        ordering = ["joined_at", "pk"]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.event_id}"
+
+    def get_snapshot_url(self) -> str:
+        return reverse("events:snapshot", args=[self.event_id, self.code])
+
+    @property
+    def player_name(self) -> str:
+        if self.player is None:
+            return self.departed_name
+        return str(self.player.get_username())
+
+    @property
+    def departed(self) -> bool:
+        return self.departed_at is not None
+
+    @property
+    def stays_without_its_player(self) -> bool:
+        """Whether the event needs this entry after its player leaves the site: its list
+        is locked (the organizer's record of what was played) or it is paired."""
+        return self.locked or Pairing.objects.filter(Q(player_a=self) | Q(player_b=self)).exists()
+
+    def depart(self) -> None:
+        """The player deleted their account: keep the entry for the event under a neutral
+        name ("Departed player 2"), with nothing personal left (no account, no live list,
+        the list's own name replaced); its locked list, pairings and results stay, and
+        the organizer sees that it departed."""
+        number = self.event.entries.exclude(departed_at=None).count() + 1
+        name = f"Departed player {number}"
+        document = dict(self.document) if isinstance(self.document, dict) else self.document
+        if isinstance(document, dict) and "name" in document:
+            document["name"] = f"List of {name.lower()}"
+        Entry.objects.filter(pk=self.pk).update(
+            player=None,
+            force=None,
+            departed_name=name,
+            departed_at=timezone.now(),
+            document=document,
+            list_name=f"List of {name.lower()}" if self.list_name else "",
+            version=F("version") + 1,
+        )
+
+    @property
+    def submitted(self) -> bool:
+        return self.document is not None
+
+    @property
+    def locked(self) -> bool:
+        return self.locked_at is not None
+
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        return [i for i in self.issues if isinstance(i, dict) and i.get("severity") == "error"]
+
+    def snapshot_spec(self) -> ForceSpec:
+        """The submitted list as stored; DamagedRecord if it no longer reads."""
+        try:
+            return read_snapshot(self.document)
+        except ForceDocumentError as error:
+            raise DamagedRecord(self, str(error)) from None
+
+    def _snapshot_fields(self, checked: Checked, force: Force, rules_key: str) -> dict[str, Any]:
+        changed = checked.document != self.document
+        return {
+            "document": checked.document,
+            "force_version": force.version,
+            "checked_rules": rules_key,
+            "list_name": checked.spec.name,
+            "faction": checked.spec.faction,
+            "points": checked.points,
+            "legal": checked.legal,
+            "issues": checked.issue_dicts(),
+            "changed_at": timezone.now() if changed else self.changed_at,
+        }
+
+    def _apply(self, fields: dict[str, Any]) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+    def follow_live_list(self, event: Event) -> None:
+        """While open, keep the snapshot level with the live list: check it again if the
+        list or the event's rules changed. Written only if nothing else wrote the entry
+        meanwhile (a lock, a new submission), so it never undoes a newer write."""
+        force = self.force
+        if self.locked or force is None:
+            return
+        if force.version == self.force_version and self.checked_rules == event.rules_key:
+            return
+        try:
+            checked = check_for_event(force.to_spec(), event.ruleset_version, event.points_limit)
+        except (DamagedRecord, ForceDocumentError):
+            return  # the live list does not read: the last good snapshot stands
+        fields = self._snapshot_fields(checked, force, event.rules_key)
+        written = Entry.objects.filter(pk=self.pk, version=self.version, locked_at=None).update(
+            **fields, version=F("version") + 1
+        )
+        if written:
+            self._apply(fields)
+            self.version += 1
+
+    def freeze(self, event: Event, when: Any) -> None:
+        """Lock the entry (inside the caller's transaction, the rows held): the snapshot
+        is taken from the live list one last time, then kept as it is."""
+        fields: dict[str, Any] = {"locked_at": when}
+        if self.force is not None and self.submitted:
+            try:
+                checked = check_for_event(
+                    self.force.to_spec(), event.ruleset_version, event.points_limit
+                )
+            except (DamagedRecord, ForceDocumentError):
+                pass  # the live list does not read: the last good snapshot is frozen
+            else:
+                fields |= self._snapshot_fields(checked, self.force, event.rules_key)
+        Entry.objects.filter(pk=self.pk).update(**fields, version=F("version") + 1)
+        self._apply(fields)
+        self.version += 1
+
+    def live_differs(self) -> bool:
+        """A locked entry whose live list has been changed since the lock (as the event
+        reads it: renaming a unit counts, the list's own points limit does not)."""
+        if not self.locked or self.force is None or not self.submitted:
+            return False
+        if self.force.version == self.force_version:
+            return False
+        try:
+            spec = self.force.to_spec()
+        except DamagedRecord:
+            return True
+        checked = check_for_event(spec, self.event.ruleset_version, self.event.points_limit)
+        return checked.document != self.document
+
+    # --- what the player does ------------------------------------------------------------
+
+    def submit(self, force: Force, accept_problems: bool) -> Checked:
+        """Submit (or replace) the entry's list. EventRefusal, nothing saved, when the
+        entry is locked, the list is over the event's points limit, or it is not legal and
+        the player did not accept that. The checks run with the event and the entry held,
+        so a lock arriving at the same moment either comes first (and this is refused) or
+        freezes what this saved."""
+        with transaction.atomic():
+            event = Event.objects.select_for_update().get(pk=self.event_id)
+            entry = Entry.objects.select_for_update().get(pk=self.pk)
+            if entry.locked:
+                raise EventRefusal(
+                    "Your list is locked: the organizer has frozen the lists, so nothing was "
+                    "submitted. Ask the organizer to unlock your entry."
+                )
+            try:
+                checked = check_for_event(
+                    force.to_spec(), event.ruleset_version, event.points_limit
+                )
+            except DamagedRecord as damaged:
+                raise EventRefusal(
+                    f"{force.name} no longer reads ({damaged.problem}); open it and repair it "
+                    "first. Nothing was submitted."
+                ) from None
+            if checked.refused:
+                # The event's ruleset is no longer shipped: nothing can be checked, so nothing
+                # is accepted, whatever the player ticked.
+                raise EventRefusal(str(checked.issues[0].message) + " Nothing was submitted.")
+            if checked.over_limit:
+                raise EventRefusal(
+                    f"{checked.spec.name} costs {checked.points} points; {event.name} allows "
+                    f"{event.points_limit}. Nothing was submitted: remove "
+                    f"{checked.points - event.points_limit} points and submit again."
+                )
+            if not checked.legal and not accept_problems:
+                raise EventRefusal(
+                    f"{checked.spec.name} is not legal for {event.name}. Nothing was "
+                    "submitted: fix the problems, or submit it anyway and the organizer "
+                    "will see them."
+                )
+            entry.force = force
+            fields = entry._snapshot_fields(checked, force, event.rules_key)
+            fields |= {
+                "force": force,
+                "accepted_problems": not checked.legal,
+                "submitted_at": timezone.now(),
+                "changed_at": timezone.now(),
+            }
+            Entry.objects.filter(pk=self.pk).update(**fields, version=F("version") + 1)
+        self._apply(fields)
+        self.version = entry.version + 1
+        return checked
+
+    def withdraw(self) -> None:
+        """Take the submitted list back (the player stays registered)."""
+        with transaction.atomic():
+            entry = Entry.objects.select_for_update().get(pk=self.pk)
+            if entry.locked:
+                raise EventRefusal("Your list is locked: it cannot be withdrawn now.")
+            fields: dict[str, Any] = {
+                "force": None,
+                "document": None,
+                "force_version": None,
+                "checked_rules": "",
+                "list_name": "",
+                "faction": "",
+                "points": None,
+                "legal": None,
+                "issues": [],
+                "accepted_problems": False,
+                "submitted_at": None,
+                "changed_at": timezone.now(),
+            }
+            Entry.objects.filter(pk=self.pk).update(**fields, version=F("version") + 1)
+        self._apply(fields)
+
+    def leave(self) -> None:
+        with transaction.atomic():
+            entry = Entry.objects.select_for_update().get(pk=self.pk)
+            if entry.locked:
+                raise EventRefusal(
+                    "Your entry is locked: ask the organizer if you cannot come after all."
+                )
+            entry.delete()
+
+    # --- what the organizer does to one entry --------------------------------------------
+
+    def lock(self) -> None:
+        with transaction.atomic():
+            event = Event.objects.select_for_update().get(pk=self.event_id)
+            entry = (
+                Entry.objects.select_for_update(of=("self",))
+                .select_related("force")
+                .get(pk=self.pk)
+            )
+            if not entry.locked:
+                entry.freeze(event, timezone.now())
+        self.refresh_from_db()
+
+    def unlock(self) -> None:
+        """This player may change their list again, even while the event stays locked."""
+        with transaction.atomic():
+            Entry.objects.select_for_update().filter(pk=self.pk).update(
+                locked_at=None, version=F("version") + 1
+            )
+        self.refresh_from_db()
+
+
+class Round(models.Model):
+    """One round of an event: its tables (copied in from a pack or saved tables, so later
+    changes to those do not move a printed round) and its pairings."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    tables = models.JSONField(default=list, blank=True)  # table documents, table 1 first
+    tables_source = models.CharField(max_length=200, blank=True)
+    published = models.BooleanField(default=False)
+    version = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="one_round_number_per_event")
+        ]
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("events:round", args=[self.event_id, self.number])
+
+    def table_spec(self, number: int) -> TableSpec | None:
+        """Table ``number`` (from 1) of this round; None when the round has no such table;
+        TableDocumentError if its stored document no longer reads."""
+        if not 1 <= number <= len(self.tables):
+            return None
+        return read_table_document(self.tables[number - 1], current_ruleset().table)
+
+    def table_name(self, number: int) -> str:
+        if 1 <= number <= len(self.tables):
+            document = self.tables[number - 1]
+            if isinstance(document, dict) and isinstance(document.get("name"), str):
+                return str(document["name"])[:MAX_NAME_LENGTH]
+        return f"Table {number}"
+
+    def swap(self, expected: int, **fields: Any) -> None:
+        """Write the round only if it is still at version ``expected`` (two organizer tabs
+        cannot both win); StaleEvent otherwise."""
+        changed = Round.objects.filter(pk=self.pk, version=expected).update(
+            **fields, version=F("version") + 1
+        )
+        if not changed:
+            raise StaleEvent(
+                f"Round {self.number} was changed in another tab or window since your page "
+                "was drawn. Nothing was saved: check the round below and try again."
+            )
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.version = expected + 1
+
+    def set_tables(self, expected: int, documents: list[dict[str, Any]], source: str) -> None:
+        rules = current_ruleset().table
+        for document in documents:
+            read_table_document(document, rules)  # the contract: what is saved reads back
+        with transaction.atomic():
+            # Without tables a pairing's table number stands alone (its sheet has no map);
+            # with them, every pairing must be on one of them.
+            in_use = (
+                self.pairings.filter(table__gt=len(documents)).order_by("table").first()
+                if documents
+                else None
+            )
+            if in_use is not None:
+                raise EventRefusal(
+                    f"Table {in_use.table} has a pairing, and these tables number only "
+                    f"{len(documents)}: change the pairings first."
+                )
+            self.swap(expected, tables=documents, tables_source=source[:200])
+
+
+class Pairing(models.Model):
+    """Two players at one table in one round."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    table = models.PositiveSmallIntegerField()
+    player_a = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="one_pairing_per_table")
+        ]
+        ordering = ["table"]
+
+    def __str__(self) -> str:
+        return f"Round {self.round_id} table {self.table}"
+
+
+__all__ = [
+    "MAX_ENTRIES",
+    "MAX_ROUNDS",
+    "Entry",
+    "Event",
+    "EventRefusal",
+    "Pairing",
+    "Round",
+    "StaleEvent",
+    "TableDocumentError",
+]
+
+
+# --- The Swiss system: the event's draw, byes, results and drops (events/play.py) ----------
+
+# A result's victory points, at the door and in the database (events/swiss.py: MAX_VP).
+MAX_RESULT_VP = 99
+
+
+def new_seed() -> int:
+    # Below 2**53: the seed is shown on the page and read back exactly by any JSON reader.
+    return secrets.randbelow(2**53)
+
+
+class Swiss(models.Model):
+    """How an event runs by the Swiss system: its seed (round 1's draw and the standings'
+    last tie-break), the VP a bye scores, the organizer's seeded players, and whether the
+    standings are published (then anyone holding their link may read them)."""
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="swiss")
+    seed = models.PositiveBigIntegerField(default=new_seed)
+    bye_vp = models.PositiveSmallIntegerField(default=0)
+    seeding = models.JSONField(default=list, blank=True)  # entry ids, the top seed first
+    standings_published = models.BooleanField(default=False)
+    standings_code = models.CharField(max_length=32, unique=True, default=new_share_code)
+    version = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"Swiss of event {self.event_id}"
+
+    def get_standings_link(self) -> str:
+        return reverse("events:standings-public", args=[self.standings_code])
+
+
+class Bye(models.Model):
+    """A player without a game in a round: a win with the event's bye VP."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="one_bye_per_player_and_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"Bye in round {self.round_id}"
+
+
+class Result(models.Model):
+    """A pairing's result: what each player reported (their side's VP and the other's) and
+    the VP that count, set when both reports agree or when the organizer enters them."""
+
+    pairing = models.OneToOneField(Pairing, on_delete=models.CASCADE, related_name="result")
+    a_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    b_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    a_reports_a_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    a_reports_b_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    b_reports_a_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    b_reports_b_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    by_organizer = models.BooleanField(default=False)
+    version = models.PositiveBigIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Result of pairing {self.pairing_id}"
+
+    @property
+    def confirmed(self) -> bool:
+        return self.a_vp is not None and self.b_vp is not None
+
+    @property
+    def report_of_a(self) -> tuple[int, int] | None:
+        if self.a_reports_a_vp is None or self.a_reports_b_vp is None:
+            return None
+        return self.a_reports_a_vp, self.a_reports_b_vp
+
+    @property
+    def report_of_b(self) -> tuple[int, int] | None:
+        if self.b_reports_a_vp is None or self.b_reports_b_vp is None:
+            return None
+        return self.b_reports_a_vp, self.b_reports_b_vp
+
+    @property
+    def disputed(self) -> bool:
+        a, b = self.report_of_a, self.report_of_b
+        return not self.confirmed and a is not None and b is not None and a != b
+
+    @property
+    def started(self) -> bool:
+        """Anything reported or entered: the round can no longer be paired again."""
+        return self.confirmed or self.report_of_a is not None or self.report_of_b is not None
+
+
+class Drop(models.Model):
+    """A player who left the event after a round: not paired again, still in the standings."""
+
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="drop")
+    after_round = models.PositiveSmallIntegerField()
+    dropped_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.entry} dropped after round {self.after_round}"

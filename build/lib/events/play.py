@@ -1,0 +1,998 @@
+"""Running an event by the Swiss system: what the round pages, the players' pages and the
+standings read and do. One translation point: ``EventPlay`` loads an event's rounds,
+pairings, results, byes and drops once and hands the pure engine (events/swiss.py) its
+games; the writes (pairing a round, results, swaps, drops) each run in one transaction that
+holds the round's row, so two of them on one round never interleave."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F, Q
+
+from events.models import (
+    MAX_TABLES_PER_ROUND,
+    Bye,
+    Drop,
+    Entry,
+    Event,
+    EventRefusal,
+    Pairing,
+    Result,
+    Round,
+    StaleEvent,
+    Swiss,
+)
+from events.pairings import player_key
+from events.swiss import (
+    Bye as ByeOf,
+)
+from events.swiss import (
+    Draw,
+    Game,
+    Standing,
+    SwissError,
+    pair_round,
+    rounds_complete,
+    standings,
+)
+
+MAX_LISTED = 12  # tables named in one message
+TABLE_KEYS_SECONDS = 24 * 60 * 60
+
+
+def swiss_of(event: Event) -> Swiss:
+    swiss, _ = Swiss.objects.get_or_create(event=event)
+    return swiss
+
+
+def table_key(document: Any) -> str:
+    """What makes two tables the same table: their map (the document without its name)."""
+    if isinstance(document, dict):
+        document = {k: v for k, v in document.items() if k != "name"}
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)
+    return "map " + hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def round_table_keys(round_: Round) -> list[str]:
+    """What identifies each of a round's tables, kept per round and version (a round's
+    tables change only with its version), so that pairing round 6 of a large event does not
+    read and hash the maps of rounds 1 to 5 again."""
+    cache_key = f"swiss-table-keys:{round_.pk}:{round_.version}"
+    keys: list[str] | None = cache.get(cache_key)
+    if keys is None:
+        documents = Round.objects.filter(pk=round_.pk).values_list("tables", flat=True).first()
+        keys = [table_key(d) for d in documents or []]
+        cache.set(cache_key, keys, TABLE_KEYS_SECONDS)
+    return keys
+
+
+def number_key(number: int) -> str:
+    """A table of a round without maps: only its number identifies it."""
+    return f"number {number}"
+
+
+def listed(numbers: list[int]) -> str:
+    shown = ", ".join(str(n) for n in numbers[:MAX_LISTED])
+    more = len(numbers) - MAX_LISTED
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def result_of(pairing: Pairing) -> Result | None:
+    found: Result | None = getattr(pairing, "result", None)
+    return found
+
+
+def stale_round(number: int) -> StaleEvent:
+    return StaleEvent(
+        f"Round {number} was changed in another tab or window since your page was drawn. "
+        "Nothing was saved: check the round below and try again."
+    )
+
+
+# --- Reading ---------------------------------------------------------------------------------
+
+
+@dataclass
+class RoundState:
+    """Where a round stands: paired, published, and its results."""
+
+    number: int
+    paired: bool
+    published: bool
+    games: int
+    confirmed: int
+    disputed: list[int] = field(default_factory=list)  # table numbers
+    waiting: list[int] = field(default_factory=list)  # one player reported
+    missing: list[int] = field(default_factory=list)  # nobody reported
+    bye: str = ""
+
+    @property
+    def complete(self) -> bool:
+        return self.paired and self.confirmed == self.games
+
+    @property
+    def label(self) -> str:
+        if not self.paired:
+            return "not paired"
+        if self.complete:
+            return "results in"
+        parts = [f"{self.confirmed} of {self.games} results in"]
+        if self.disputed:
+            parts.append(f"{len(self.disputed)} disputed")
+        missing = len(self.waiting) + len(self.missing)
+        if missing:
+            parts.append(f"{missing} missing")
+        return ", ".join(parts)
+
+
+@dataclass
+class StandingRow:
+    standing: Standing
+    entry: Entry
+    dropped_after: int | None
+
+    @property
+    def name(self) -> str:
+        return self.entry.player_name
+
+
+@dataclass
+class GameRow:
+    """One game of a round as the organizer's round page shows it."""
+
+    pairing: Pairing
+    result: Result | None
+    table_name: str
+    warnings: list[str]
+    a_name: str
+    b_name: str
+
+    @property
+    def named_table(self) -> str:
+        """The table's name when it has one of its own (a map's name)."""
+        return "" if self.table_name == f"Table {self.pairing.table}" else self.table_name
+
+    @property
+    def status(self) -> str:
+        result = self.result
+        if result is None or not result.started:
+            return "missing"
+        if result.confirmed:
+            return "confirmed"
+        return "disputed" if result.disputed else "waiting"
+
+
+class EventPlay:
+    """An event's rounds, pairings, results, byes and drops, loaded once (a few queries,
+    whatever the size of the event)."""
+
+    def __init__(self, event: Event, with_tables: bool = False) -> None:
+        self.event = event
+        self.swiss = swiss_of(event)
+        # The rounds' table documents (up to 128 maps each) are read only where a page
+        # shows their names; what identifies each table is kept by round and version.
+        rounds = event.rounds.defer("tables").order_by("number")
+        self.rounds = {r.number: r for r in rounds}
+        self.with_tables = with_tables
+        self.entries = {e.pk: e for e in event.entries.select_related("player")}
+        self.drops = {d.entry_id: d.after_round for d in Drop.objects.filter(entry__event=event)}
+        numbers = {r.pk: r.number for r in self.rounds.values()}
+        self.pairings: defaultdict[int, list[Pairing]] = defaultdict(list)
+        for pairing in (
+            Pairing.objects.filter(round__event=event).select_related("result").order_by("table")
+        ):
+            self.pairings[numbers[pairing.round_id]].append(pairing)
+        self.byes: defaultdict[int, list[Bye]] = defaultdict(list)
+        for bye in Bye.objects.filter(round__event=event).order_by("pk"):
+            self.byes[numbers[bye.round_id]].append(bye)
+        self._keys: dict[int, list[str]] = {}
+
+    # names
+    def name(self, entry_id: int) -> str:
+        entry = self.entries.get(entry_id)
+        return entry.player_name if entry is not None else "(removed)"
+
+    def by_name(self, typed: str) -> int | None:
+        wanted = player_key(typed)
+        for pk, entry in self.entries.items():
+            if player_key(entry.player_name) == wanted:
+                return pk
+        return None
+
+    # tables
+    def table_keys(self, number: int) -> list[str]:
+        if number not in self._keys:
+            self._keys[number] = round_table_keys(self.rounds[number])
+        return self._keys[number]
+
+    def use_tables(self, number: int, documents: list[Any]) -> list[str]:
+        """Round ``number`` is about to take these tables: their identities, from now on."""
+        self._keys[number] = [table_key(d) for d in documents]
+        return self._keys[number]
+
+    def key_of(self, number: int, table: int) -> str:
+        keys = self.table_keys(number)
+        return keys[table - 1] if 1 <= table <= len(keys) else number_key(table)
+
+    # the engine's view
+    def games(self, before: int | None = None, tables: bool = False) -> list[Game]:
+        found = []
+        for number, pairings in sorted(self.pairings.items()):
+            if before is not None and number >= before:
+                continue
+            for p in pairings:
+                result = result_of(p)
+                confirmed = result is not None and result.confirmed
+                found.append(
+                    Game(
+                        round=number,
+                        a=p.player_a_id,
+                        b=p.player_b_id,
+                        table=self.key_of(number, p.table) if tables else None,
+                        a_vp=result.a_vp if confirmed and result else None,
+                        b_vp=result.b_vp if confirmed and result else None,
+                    )
+                )
+        return found
+
+    def bye_list(self, before: int | None = None) -> list[ByeOf]:
+        return [
+            ByeOf(number, bye.entry_id)
+            for number, byes in sorted(self.byes.items())
+            if before is None or number < before
+            for bye in byes
+        ]
+
+    def standings(self) -> list[StandingRow]:
+        table = standings(
+            self.entries, self.games(), self.bye_list(), self.swiss.bye_vp, self.swiss.seed
+        )
+        return [
+            StandingRow(s, self.entries[s.player], self.drops.get(s.player))
+            for s in table
+            if s.player in self.entries
+        ]
+
+    def rounds_played(self) -> int:
+        return rounds_complete(self.games())
+
+    def paired(self, number: int) -> bool:
+        return bool(self.pairings.get(number) or self.byes.get(number))
+
+    def state(self, number: int) -> RoundState:
+        round_ = self.rounds[number]
+        pairings = self.pairings.get(number, [])
+        state = RoundState(
+            number,
+            self.paired(number),
+            round_.published,
+            len(pairings),
+            0,
+            bye=", ".join(self.name(b.entry_id) for b in self.byes.get(number, [])),
+        )
+        for pairing in pairings:
+            result = result_of(pairing)
+            if result is not None and result.confirmed:
+                state.confirmed += 1
+            elif result is not None and result.disputed:
+                state.disputed.append(pairing.table)
+            elif result is not None and result.started:
+                state.waiting.append(pairing.table)
+            else:
+                state.missing.append(pairing.table)
+        return state
+
+    def states(self) -> list[RoundState]:
+        return [self.state(n) for n in self.rounds]
+
+    def next_steps(self) -> list[str]:
+        """What the organizer does next, from the first round not finished."""
+        active = [pk for pk in self.entries if pk not in self.drops]
+        if len(active) < 2:
+            return ["Wait for at least two players: pairing needs them."]
+        for state in self.states():
+            n = state.number
+            if not state.paired:
+                has_tables = any(self.rounds[k].tables_source for k in range(1, n + 1))
+                tables = "" if has_tables else " (attach its tables first)"
+                return [f"Pair round {n}{tables}: Swiss pairing is one button on its page."]
+            seatless = [
+                e.player_name
+                for e in self.unpaired(n)
+                if self.drops.get(e.pk) is None or self.drops[e.pk] >= n
+            ]
+            if seatless and state.confirmed == 0 and not state.disputed and not state.waiting:
+                return [
+                    f"{', '.join(seatless[:MAX_LISTED])} {'has' if len(seatless) == 1 else 'have'}"
+                    f" no seat in round {n} (joined after it was paired?): pair it again."
+                ]
+            if not state.published:
+                return [f"Check round {n}'s pairings and tables, then publish it to the players."]
+            if not state.complete:
+                steps = []
+                if state.disputed:
+                    steps.append(
+                        f"Round {n}: settle the disputed "
+                        f"{'result' if len(state.disputed) == 1 else 'results'} at table "
+                        f"{listed(state.disputed)}."
+                    )
+                waiting = sorted(state.waiting + state.missing)
+                if waiting:
+                    steps.append(
+                        f"Round {n}: {plural(len(waiting), 'result')} missing (table "
+                        f"{listed(waiting)}); players report from their phones, or enter them."
+                    )
+                return steps
+        if not self.swiss.standings_published:
+            return ["Every round is played: publish the final standings."]
+        return ["Every round is played and the standings are published."]
+
+    def seat_warnings(self, number: int) -> dict[int, list[str]]:
+        """For each game of round ``number`` (by pairing id), what the organizer is warned of:
+        a rematch, a player at a table they played before. Needs the tables."""
+        met: dict[frozenset[int], list[int]] = defaultdict(list)
+        tables: dict[tuple[int, str], list[int]] = defaultdict(list)
+        for game in self.games(before=number, tables=True):
+            met[frozenset((game.a, game.b))].append(game.round)
+            if game.table is not None:
+                tables[game.a, game.table].append(game.round)
+                tables[game.b, game.table].append(game.round)
+        found: dict[int, list[str]] = {}
+        for pairing in self.pairings.get(number, []):
+            warnings = []
+            a, b = pairing.player_a_id, pairing.player_b_id
+            if met.get(frozenset((a, b))):
+                rounds = met[frozenset((a, b))]
+                warnings.append(
+                    f"Rematch: {self.name(a)} and {self.name(b)} met in round {listed(rounds)}."
+                )
+            key = self.key_of(number, pairing.table)
+            for player in (a, b):
+                if tables.get((player, key)):
+                    warnings.append(
+                        f"{self.name(player)} played this table in round "
+                        f"{listed(tables[player, key])}."
+                    )
+            if self.drops.get(a) is not None and self.drops[a] < number:
+                warnings.append(f"{self.name(a)} dropped after round {self.drops[a]}.")
+            if self.drops.get(b) is not None and self.drops[b] < number:
+                warnings.append(f"{self.name(b)} dropped after round {self.drops[b]}.")
+            found[pairing.pk] = warnings
+        return found
+
+    def bye_warnings(self, number: int) -> list[str]:
+        earlier: dict[int, list[int]] = defaultdict(list)
+        for bye in self.bye_list(before=number):
+            earlier[bye.player].append(bye.round)
+        return [
+            f"{self.name(b.entry_id)} had a bye in round {listed(earlier[b.entry_id])} already."
+            for b in self.byes.get(number, [])
+            if earlier.get(b.entry_id)
+        ]
+
+    def game_rows(self, number: int) -> list[GameRow]:
+        warnings = self.seat_warnings(number)
+        round_ = self.rounds[number]
+        return [
+            GameRow(
+                p,
+                result_of(p),
+                round_.table_name(p.table),
+                warnings.get(p.pk, []),
+                self.name(p.player_a_id),
+                self.name(p.player_b_id),
+            )
+            for p in self.pairings.get(number, [])
+        ]
+
+    def unpaired(self, number: int) -> list[Entry]:
+        """Registered players with neither a game nor a bye in the round (late joiners,
+        dropped players, anyone the typed pairings left out)."""
+        seated = {b.entry_id for b in self.byes.get(number, [])}
+        for p in self.pairings.get(number, []):
+            seated |= {p.player_a_id, p.player_b_id}
+        return [e for pk, e in self.entries.items() if pk not in seated]
+
+    def _own_name(self, round_: Round, table: int) -> str:
+        name = round_.table_name(table) if self.with_tables else ""
+        return "" if name == f"Table {table}" else name
+
+    def last_paired(self) -> int:
+        return max((n for n in self.rounds if self.paired(n)), default=0)
+
+    def pairings_document(self, number: int) -> dict[str, Any]:
+        """The contract's pairings.json: every game by table, then the byes."""
+        rows: list[dict[str, Any]] = [
+            {"table": p.table, "a": self.name(p.player_a_id), "b": self.name(p.player_b_id)}
+            for p in self.pairings.get(number, [])
+        ]
+        rows += [
+            {"table": None, "a": self.name(b.entry_id), "b": None}
+            for b in self.byes.get(number, [])
+        ]
+        return {"round": number, "pairings": rows}
+
+    def standings_document(self) -> dict[str, Any]:
+        """The contract's standings.json."""
+        return {
+            "rounds_played": self.rounds_played(),
+            "standings": [
+                {
+                    "rank": row.standing.rank,
+                    "player": row.name,
+                    "wins": row.standing.wins,
+                    "draws": row.standing.draws,
+                    "losses": row.standing.losses,
+                    "vp": row.standing.vp,
+                    "sos": row.standing.sos,
+                }
+                for row in self.standings()
+            ],
+        }
+
+    def history(self, entry_id: int, published_only: bool) -> list[dict[str, Any]]:
+        """A player's rounds: opponent, side, table, result."""
+        rows = []
+        for number, round_ in self.rounds.items():
+            if published_only and not round_.published:
+                continue
+            for bye in self.byes.get(number, []):
+                if bye.entry_id == entry_id:
+                    rows.append(
+                        {
+                            "round": number,
+                            "bye": True,
+                            "outcome": "bye",
+                            "vp": self.swiss.bye_vp,
+                        }
+                    )
+            for p in self.pairings.get(number, []):
+                if entry_id not in (p.player_a_id, p.player_b_id):
+                    continue
+                side_a = p.player_a_id == entry_id
+                result = result_of(p)
+                row: dict[str, Any] = {
+                    "round": number,
+                    "bye": False,
+                    "opponent": self.entries.get(p.player_b_id if side_a else p.player_a_id),
+                    "side": "A" if side_a else "B",
+                    "table": p.table,
+                    "table_name": self._own_name(round_, p.table),
+                    "outcome": "pending",
+                }
+                if result is not None and result.confirmed:
+                    assert result.a_vp is not None and result.b_vp is not None
+                    mine, theirs = (
+                        (result.a_vp, result.b_vp) if side_a else (result.b_vp, result.a_vp)
+                    )
+                    row |= {
+                        "vp": mine,
+                        "vp_against": theirs,
+                        "outcome": "win" if mine > theirs else "loss" if mine < theirs else "draw",
+                    }
+                rows.append(row)
+        return rows
+
+
+# --- Pairing a round --------------------------------------------------------------------------
+
+
+@dataclass
+class Paired:
+    draw: Draw
+    names: dict[int, str]
+    tables_from: str  # the earlier round whose tables this one took, or ""
+    was_published: bool
+
+
+def _lock_rounds(event: Event, up_to: int) -> dict[int, Round]:
+    locked = {
+        r.number: r
+        for r in Round.objects.select_for_update()
+        .filter(event=event, number__lte=up_to)
+        .defer("tables")
+        .order_by("number")
+    }
+    if up_to not in locked:
+        raise EventRefusal(f"{event.name} has no round {up_to}.")
+    return locked
+
+
+def _results_still_open(play: EventPlay, number: int) -> None:
+    if number + 1 in play.rounds and play.paired(number + 1):
+        raise EventRefusal(
+            f"Round {number + 1} is paired, so the results of round {number} can no longer change."
+        )
+
+
+def pair_problem(play: EventPlay, number: int) -> str | None:
+    """Why round ``number`` cannot be paired now (None: it can)."""
+    later = [n for n in play.rounds if n > number and play.paired(n)]
+    if later:
+        return (
+            f"Round {later[0]} is already paired: rounds are paired in order, and round "
+            f"{number}'s pairings can no longer change."
+        )
+    started = [p.table for p in play.pairings.get(number, []) if (r := result_of(p)) and r.started]
+    if started:
+        return (
+            f"Round {number} has results (table {listed(started)}): a round is paired again "
+            "only before any result. Swap players or tables instead."
+        )
+    for earlier in range(1, number):
+        state = play.state(earlier)
+        if not state.paired:
+            return f"Pair round {earlier} first: rounds are paired in order."
+        if not state.complete:
+            open_tables = sorted(state.disputed + state.waiting + state.missing)
+            disputed = f" ({listed(state.disputed)} disputed)" if state.disputed else ""
+            return (
+                f"Round {earlier} still needs results at table {listed(open_tables)}"
+                f"{disputed}: confirm or enter them before round {number} is paired."
+            )
+    active = [pk for pk in play.entries if play.drops.get(pk) is None or play.drops[pk] >= number]
+    if len(active) < 2:
+        return "Pairing needs at least two players who have not dropped."
+    return None
+
+
+def pair(event: Event, number: int, expected: int) -> Paired:
+    """Pair round ``number`` by the Swiss system, replacing its pairings and bye if it has
+    no result yet. EventRefusal (nothing saved) when it cannot be paired now; StaleEvent
+    when the round changed since the organizer's page was drawn. The round is left
+    unpublished: pairing never shows players anything."""
+    with transaction.atomic():
+        locked = _lock_rounds(event, number)
+        round_ = locked[number]
+        if round_.version != expected:
+            raise stale_round(number)
+        play = EventPlay(event, with_tables=True)
+        problem = pair_problem(play, number)
+        if problem:
+            raise EventRefusal(problem)
+        active = [
+            pk for pk in play.entries if play.drops.get(pk) is None or play.drops[pk] >= number
+        ]
+        documents = list(round_.tables)
+        tables_from = ""
+        if not documents:
+            for earlier in range(number - 1, 0, -1):
+                if locked[earlier].tables:
+                    documents = list(locked[earlier].tables)
+                    tables_from = f"round {earlier}"
+                    break
+        needed = len(active) // 2
+        if documents and len(documents) < needed:
+            raise EventRefusal(
+                f"{plural(len(active), 'player')} make {plural(needed, 'game')}, and round "
+                f"{number} has {plural(len(documents), 'table')}: attach a pack or saved "
+                f"tables of at least {needed} (or type the pairings yourself)."
+            )
+        if needed > MAX_TABLES_PER_ROUND:
+            raise EventRefusal(f"A round has at most {MAX_TABLES_PER_ROUND} games.")
+        keys = (
+            play.use_tables(number, documents)
+            if documents
+            else [number_key(n) for n in range(1, needed + 1)]
+        )
+        seeding = [pk for pk in play.swiss.seeding if isinstance(pk, int)]
+        try:
+            draw = pair_round(
+                number,
+                active,
+                play.games(before=number, tables=True),
+                play.bye_list(before=number),
+                keys,
+                play.swiss.seed,
+                seeding,
+                play.swiss.bye_vp,
+            )
+        except SwissError as error:
+            raise EventRefusal(str(error)) from None
+        Pairing.objects.filter(round=round_).delete()
+        Bye.objects.filter(round=round_).delete()
+        Pairing.objects.bulk_create(
+            Pairing(round=round_, table=s.table, player_a_id=s.a, player_b_id=s.b)
+            for s in draw.seats
+        )
+        if draw.bye is not None:
+            Bye.objects.create(round=round_, entry_id=draw.bye)
+        fields: dict[str, Any] = {"published": False}
+        if tables_from:
+            fields |= {"tables": documents, "tables_source": f"{tables_from}'s tables"[:200]}
+        Round.objects.filter(pk=round_.pk).update(**fields, version=F("version") + 1)
+    return Paired(
+        draw, {pk: e.player_name for pk, e in play.entries.items()}, tables_from, round_.published
+    )
+
+
+# --- Results ----------------------------------------------------------------------------------
+
+
+def _pairing_of(round_: Round, entry_id: int) -> Pairing | None:
+    return (
+        Pairing.objects.filter(round=round_)
+        .filter(Q(player_a_id=entry_id) | Q(player_b_id=entry_id))
+        .first()
+    )
+
+
+def record_result(
+    event: Event, number: int, player: str, vp: int, opponent_vp: int, expected: int | None
+) -> tuple[Pairing, Result]:
+    """The organizer enters (or overrides) a game's result: ``player`` (either side, by
+    name) scored ``vp``, their opponent ``opponent_vp``. ``expected`` is the result's version
+    the page showed (None: a tool that sends none)."""
+    with transaction.atomic():
+        round_ = _lock_rounds(event, number)[number]
+        play = EventPlay(event)
+        _results_still_open(play, number)
+        entry_id = play.by_name(player)
+        if entry_id is None:
+            raise EventRefusal(f"No registered player is called {player.strip()[:40]!r}.")
+        pairing = _pairing_of(round_, entry_id)
+        if pairing is None:
+            raise EventRefusal(f"{play.name(entry_id)} has no game in round {number}.")
+        result, _ = Result.objects.get_or_create(pairing=pairing)
+        if expected is not None and result.version != expected:
+            raise StaleEvent(
+                f"The result at table {pairing.table} changed since your page was drawn (a "
+                "player reported it, or another tab): nothing was saved. Check it and enter "
+                "it again."
+            )
+        a_vp, b_vp = (vp, opponent_vp) if pairing.player_a_id == entry_id else (opponent_vp, vp)
+        Result.objects.filter(pk=result.pk).update(
+            a_vp=a_vp, b_vp=b_vp, by_organizer=True, version=F("version") + 1
+        )
+        result.refresh_from_db()
+    return pairing, result
+
+
+def clear_result(event: Event, number: int, table: int, expected: int) -> Pairing:
+    """Take back the organizer's result at a table: the players' reports count again."""
+    with transaction.atomic():
+        round_ = _lock_rounds(event, number)[number]
+        _results_still_open(EventPlay(event), number)
+        pairing = Pairing.objects.filter(round=round_, table=table).first()
+        result = Result.objects.filter(pairing=pairing).first() if pairing else None
+        if pairing is None or result is None:
+            raise EventRefusal(f"Table {table} has no result to take back.")
+        if result.version != expected:
+            raise StaleEvent(
+                f"The result at table {table} changed since your page was drawn: nothing was "
+                "changed. Check it and try again."
+            )
+        agreed = result.report_of_a if result.report_of_a == result.report_of_b else None
+        Result.objects.filter(pk=result.pk).update(
+            a_vp=agreed[0] if agreed else None,
+            b_vp=agreed[1] if agreed else None,
+            by_organizer=False,
+            version=F("version") + 1,
+        )
+    return pairing
+
+
+@dataclass
+class Reported:
+    pairing: Pairing
+    result: Result
+    opponent: str
+    side_a: bool
+
+
+def report(entry: Entry, number: int, vp: int, opponent_vp: int) -> Reported:
+    """A player reports their game: their VP and their opponent's. When both players'
+    reports agree, the result is confirmed; when they differ, it waits for the organizer."""
+    event = entry.event
+    with transaction.atomic():
+        round_ = _lock_rounds(event, number)[number]
+        if not round_.published:
+            raise EventRefusal(f"Round {number} is not published yet.")
+        play = EventPlay(event)
+        _results_still_open(play, number)
+        pairing = _pairing_of(round_, entry.pk)
+        if pairing is None:
+            raise EventRefusal(f"You have no game in round {number}.")
+        result, _ = Result.objects.get_or_create(pairing=pairing)
+        side_a = pairing.player_a_id == entry.pk
+        opponent = play.name(pairing.player_b_id if side_a else pairing.player_a_id)
+        if result.by_organizer:
+            raise EventRefusal(
+                f"The organizer has entered this result ({result.a_vp if side_a else result.b_vp}"
+                f" to {result.b_vp if side_a else result.a_vp}): ask them to change it."
+            )
+        if side_a:
+            result.a_reports_a_vp, result.a_reports_b_vp = vp, opponent_vp
+        else:
+            result.b_reports_a_vp, result.b_reports_b_vp = opponent_vp, vp
+        mine, theirs = result.report_of_a, result.report_of_b
+        agreed = mine if mine is not None and mine == theirs else None
+        result.a_vp, result.b_vp = agreed if agreed else (None, None)
+        Result.objects.filter(pk=result.pk).update(
+            a_reports_a_vp=result.a_reports_a_vp,
+            a_reports_b_vp=result.a_reports_b_vp,
+            b_reports_a_vp=result.b_reports_a_vp,
+            b_reports_b_vp=result.b_reports_b_vp,
+            a_vp=result.a_vp,
+            b_vp=result.b_vp,
+            version=F("version") + 1,
+        )
+        result.version += 1
+    return Reported(pairing, result, opponent, side_a)
+
+
+# --- The organizer's changes by hand ----------------------------------------------------------
+
+
+def _editable(play: EventPlay, pairing: Pairing | None) -> None:
+    result = result_of(pairing) if pairing is not None else None
+    if pairing is not None and result is not None and result.started:
+        raise EventRefusal(
+            f"The game at table {pairing.table} has a result: players are swapped only "
+            "before their games are reported."
+        )
+
+
+def swap_players(event: Event, number: int, first: str, second: str, expected: int) -> list[str]:
+    """Exchange two players' seats in round ``number`` (a game's side, the bye, or no seat
+    at all); the warnings the new seats give (rematches, repeated tables, a second bye)."""
+    with transaction.atomic():
+        round_ = _lock_rounds(event, number)[number]
+        if round_.version != expected:
+            raise stale_round(number)
+        play = EventPlay(event, with_tables=True)
+        _results_still_open(play, number)
+        keys = []
+        for typed in (first, second):
+            key = play.by_name(typed)
+            if key is None:
+                shown = typed.strip()[:40]
+                raise EventRefusal(
+                    f"No registered player is called {shown!r}."
+                    if shown
+                    else "Name the two players to swap."
+                )
+            keys.append(key)
+        one, two = keys
+        if one == two:
+            raise EventRefusal("Choose two different players to swap.")
+
+        def seat(entry_id: int) -> tuple[Pairing | None, Bye | None]:
+            for p in play.pairings.get(number, []):
+                if entry_id in (p.player_a_id, p.player_b_id):
+                    return p, None
+            for b in play.byes.get(number, []):
+                if b.entry_id == entry_id:
+                    return None, b
+            return None, None
+
+        (game_one, bye_one), (game_two, bye_two) = seat(one), seat(two)
+        _editable(play, game_one)
+        _editable(play, game_two)
+        if not (game_one or bye_one or game_two or bye_two):
+            raise EventRefusal(
+                f"Neither {play.name(one)} nor {play.name(two)} plays in round {number}: pair "
+                "the round again to include them."
+            )
+
+        def put(pairing: Pairing, leaving: int, coming: int) -> None:
+            if pairing.player_a_id == leaving:
+                pairing.player_a_id = coming
+            else:
+                pairing.player_b_id = coming
+
+        if bye_one is not None and bye_two is not None:
+            raise EventRefusal(f"{play.name(one)} and {play.name(two)} both have a bye.")
+        if game_one is not None and game_one is game_two:
+            game_one.player_a_id, game_one.player_b_id = game_one.player_b_id, game_one.player_a_id
+            game_one.save(update_fields=["player_a", "player_b"])
+        else:
+            for game, leaving, coming in ((game_one, one, two), (game_two, two, one)):
+                if game is not None:
+                    put(game, leaving, coming)
+                    game.save(update_fields=["player_a", "player_b"])
+            for bye, coming in ((bye_one, two), (bye_two, one)):
+                if bye is not None:
+                    bye.entry_id = coming
+                    bye.save(update_fields=["entry"])
+        Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
+        moved = {p.pk for p in (game_one, game_two) if p is not None}
+        warnings = [
+            w for pk, found in play.seat_warnings(number).items() if pk in moved for w in found
+        ]
+        return warnings + play.bye_warnings(number)
+
+
+def swap_tables(event: Event, number: int, first: int, second: int, expected: int) -> list[str]:
+    """Move the game at table ``first`` to table ``second`` (exchanging with the game there,
+    if any); the repeated-table warnings of the moved games."""
+    with transaction.atomic():
+        round_ = _lock_rounds(event, number)[number]
+        if round_.version != expected:
+            raise stale_round(number)
+        play = EventPlay(event, with_tables=True)
+        limit = len(round_.tables) or MAX_TABLES_PER_ROUND
+        if first == second:
+            raise EventRefusal("Choose two different tables.")
+        if not 1 <= second <= limit:
+            raise EventRefusal(
+                f"Round {number} has tables 1 to {limit}."
+                if round_.tables
+                else f"Tables are numbered 1 to {limit}."
+            )
+        at = {p.table: p for p in play.pairings.get(number, [])}
+        moving = at.get(first)
+        if moving is None:
+            raise EventRefusal(f"No game is at table {first} in round {number}.")
+        other = at.get(second)
+        if other is not None:
+            Pairing.objects.filter(pk=moving.pk).update(table=0)
+            Pairing.objects.filter(pk=other.pk).update(table=first)
+            other.table = first
+        Pairing.objects.filter(pk=moving.pk).update(table=second)
+        moving.table = second
+        Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
+        moved = {moving.pk} | ({other.pk} if other is not None else set())
+        return [w for pk, found in play.seat_warnings(number).items() if pk in moved for w in found]
+
+
+def drop(event: Event, entry: Entry, after_round: int) -> list[str]:
+    """``entry`` leaves after round ``after_round`` (0: before round 1): not paired again,
+    still in the standings. The warnings: games they already have in later rounds."""
+    if not 0 <= after_round <= event.round_count:
+        raise EventRefusal(f"Choose a round from 0 to {event.round_count}.")
+    with transaction.atomic():
+        Event.objects.select_for_update().filter(pk=event.pk).first()
+        Drop.objects.update_or_create(entry=entry, defaults={"after_round": after_round})
+    later = sorted(
+        {
+            p.round.number
+            for p in Pairing.objects.filter(round__event=event, round__number__gt=after_round)
+            .filter(Q(player_a=entry) | Q(player_b=entry))
+            .select_related("round")
+        }
+        | {
+            b.round.number
+            for b in Bye.objects.filter(
+                round__event=event, round__number__gt=after_round, entry=entry
+            ).select_related("round")
+        }
+    )
+    return [
+        f"{entry.player_name} still has a seat in round {n}: pair it again, or swap them out."
+        for n in later
+    ]
+
+
+def reinstate(entry: Entry) -> None:
+    Drop.objects.filter(entry=entry).delete()
+
+
+def round_started(round_: Round) -> bool:
+    """Whether anything of the round was reported or entered."""
+    return (
+        Result.objects.filter(pairing__round=round_)
+        .filter(
+            Q(a_vp__isnull=False)
+            | Q(a_reports_a_vp__isnull=False)
+            | Q(b_reports_a_vp__isnull=False)
+        )
+        .exists()
+    )
+
+
+def check_replaceable(round_: Round) -> None:
+    """Typed or imported pairings replace a round only before any result, as the Swiss
+    pairing does (the results would go with the pairings)."""
+    if round_started(round_):
+        raise EventRefusal(
+            f"Round {round_.number} has results: its pairings are replaced only before any "
+            "result. Swap players or tables on the round's page instead."
+        )
+
+
+def drop_seated_byes(round_: Round) -> None:
+    """After typed pairings: a player who now has a game no longer has the round's bye."""
+    seated = Pairing.objects.filter(round=round_)
+    Bye.objects.filter(round=round_).filter(
+        Q(entry__in=seated.values("player_a")) | Q(entry__in=seated.values("player_b"))
+    ).delete()
+
+
+def round_page(event: Event, round_: Round) -> dict[str, Any]:
+    """What the organizer's round page shows of the Swiss system."""
+    play = EventPlay(event, with_tables=True)
+    number = round_.number
+    state = play.state(number)
+    return {
+        "swiss": play.swiss,
+        "state": state,
+        "games": play.game_rows(number),
+        "byes": [play.name(b.entry_id) for b in play.byes.get(number, [])],
+        "bye_warnings": play.bye_warnings(number),
+        "seatless": [e.player_name for e in play.unpaired(number)] if state.paired else [],
+        "pair_problem": pair_problem(play, number),
+        "results_open": not (number + 1 in play.rounds and play.paired(number + 1)),
+        "player_names": sorted(e.player_name for e in play.entries.values()),
+    }
+
+
+def dashboard(event: Event, rounds: list[Round]) -> dict[str, Any]:
+    """The dashboard's part: each round's state (set on the rounds the dashboard lists, as
+    ``state``) and what to do next."""
+    play = EventPlay(event)
+    for round_ in rounds:
+        if round_.number in play.rounds:
+            round_.state = play.state(round_.number)  # type: ignore[attr-defined]
+    return {
+        "settings": play.swiss,
+        "next_steps": play.next_steps(),
+        "rounds_played": play.rounds_played(),
+    }
+
+
+def my_games(event: Event, entry: Entry, rounds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The player's published rounds (as the entry page lists them) with each game's result
+    and whether it can still be reported."""
+    play = EventPlay(event)
+    for row in rounds:
+        number = row["round"].number
+        row["bye"] = any(b.entry_id == entry.pk for b in play.byes.get(number, []))
+        row["bye_vp"] = play.swiss.bye_vp
+        pairing = row.get("pairing")
+        if pairing is None:
+            continue
+        name = row.get("table_name", "")
+        row["own_table_name"] = "" if name == f"Table {pairing.table}" else name
+        found = next((p for p in play.pairings.get(number, []) if p.pk == pairing.pk), None)
+        result = result_of(found) if found is not None else None
+        side_a = pairing.player_a_id == entry.pk
+        row["open"] = not (number + 1 in play.rounds and play.paired(number + 1))
+        row["result"] = result
+        if result is None:
+            continue
+        if result.confirmed:
+            assert result.a_vp is not None and result.b_vp is not None
+            mine, theirs = (result.a_vp, result.b_vp) if side_a else (result.b_vp, result.a_vp)
+            row["final"] = {
+                "vp": mine,
+                "vp_against": theirs,
+                "outcome": "won" if mine > theirs else "lost" if mine < theirs else "drew",
+            }
+        mine_sent = result.report_of_a if side_a else result.report_of_b
+        theirs_sent = result.report_of_b if side_a else result.report_of_a
+        if mine_sent is not None:
+            row["my_report"] = mine_sent if side_a else (mine_sent[1], mine_sent[0])
+        if theirs_sent is not None:
+            row["their_report"] = theirs_sent if side_a else (theirs_sent[1], theirs_sent[0])
+        row["by_organizer"] = result.by_organizer
+        row["disputed"] = result.disputed
+    return rounds
+
+
+def add_results(event: Event, rounds: list[dict[str, Any]]) -> None:
+    """The overview of the rounds (as events.entry_views lists them): each game's result
+    once it counts, and each round's bye."""
+    play = EventPlay(event)
+    results = {
+        p.pk: result
+        for pairings in play.pairings.values()
+        for p in pairings
+        if (result := result_of(p)) is not None and result.confirmed
+    }
+    for row in rounds:
+        number = row["round"].number
+        row["byes"] = [play.name(b.entry_id) for b in play.byes.get(number, [])]
+        for item in row["pairings"]:
+            item["result"] = results.get(item["pairing"].pk)

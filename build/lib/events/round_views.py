@@ -1,0 +1,296 @@
+"""An event's rounds: the tables and pairings the organizer sets, and their publishing."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import F
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.ownership import DamagedRecord, owned
+from events import play
+from events.forms import PairingsImportForm
+from events.loaders import (
+    get_round,
+    organized,
+    sent_version,
+)
+from events.models import (
+    MAX_TABLES_PER_ROUND,
+    Event,
+    EventRefusal,
+    Pairing,
+    Round,
+    StaleEvent,
+    TableDocumentError,
+)
+from events.pairings import (
+    PairingRow,
+    PairingsError,
+    RawRow,
+    check_rows,
+    csv_label,
+    form_label,
+    player_key,
+    read_csv_rows,
+)
+from onefinity.http import HtmxHttpRequest, record_id
+from onefinity.rules.text import whole_number
+from tablegen.engine.tables import table_document
+from tablegen.models import Pack, Table
+
+# Saved tables offered for a round.
+TABLES_OFFERED = 100
+
+# --- Rounds: tables and pairings ------------------------------------------------------------
+
+
+def _players_by_name(event: Event) -> tuple[dict[str, int], dict[int, str]]:
+    entries = event.entries.select_related("player")
+    names = {entry.pk: entry.player_name for entry in entries}
+    return {player_key(name): pk for pk, name in names.items()}, names
+
+
+def _table_counts(event: Event) -> dict[int, int]:
+    return {r.number: len(r.tables) for r in event.rounds.all()}
+
+
+def _round_context(request: HtmxHttpRequest, event: Event, round_: Round) -> dict[str, Any]:
+    entries = list(event.entries.select_related("player").order_by("player__username"))
+    pairings = list(round_.pairings.select_related("player_a__player", "player_b__player"))
+    rows = max(math.ceil(len(entries) / 2), len(pairings), 1)
+    form_rows = []
+    for index in range(min(rows, MAX_TABLES_PER_ROUND)):
+        pairing = pairings[index] if index < len(pairings) else None
+        form_rows.append(
+            {
+                "index": index,
+                "table": pairing.table if pairing else index + 1,
+                "a": pairing.player_a.player_name if pairing else "",
+                "b": pairing.player_b.player_name if pairing else "",
+            }
+        )
+    paired = {p.player_a_id for p in pairings} | {p.player_b_id for p in pairings}
+    packs = [p for p in owned(request, Pack).order_by("-created")[:50] if len(p.tables) >= p.count]
+    tables = owned(request, Table).order_by("-updated")[:TABLES_OFFERED]
+    return {
+        "event": event,
+        "round": round_,
+        "entries": entries,
+        "pairings": pairings,
+        "form_rows": form_rows,
+        "unpaired": [e for e in entries if e.pk not in paired],
+        "packs": packs,
+        "saved_tables": tables,
+        "table_names": [round_.table_name(n) for n in range(1, len(round_.tables) + 1)],
+    } | play.round_page(event, round_)
+
+
+@login_required
+@require_GET
+def round_detail(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    return render(request, "events/round.html", _round_context(request, event, round_))
+
+
+def _round_refused(
+    request: HtmxHttpRequest, event: Event, round_: Round, problems: list[str]
+) -> HttpResponse:
+    round_.refresh_from_db()
+    context = _round_context(request, event, round_) | {"problems": problems}
+    return render(request, "events/round.html", context, status=400)
+
+
+@require_POST
+@login_required
+def round_tables(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    source = request.POST.get("source")
+    documents: list[dict[str, Any]] = []
+    if source == "pack":
+        pack_id = request.POST.get("pack", "")
+        pack_pk = record_id(pack_id)
+        pack = owned(request, Pack).filter(pk=pack_pk).first() if pack_pk else None
+        if pack is None or len(pack.tables) < pack.count:
+            return _round_refused(request, event, round_, ["Choose one of your finished packs."])
+        documents = list(pack.tables)[:MAX_TABLES_PER_ROUND]
+        label = f"the pack {pack.name}"
+    elif source == "tables":
+        chosen = [pk for v in request.POST.getlist("tables") if (pk := record_id(v)) is not None]
+        if not chosen:
+            return _round_refused(request, event, round_, ["Tick the saved tables to use."])
+        if len(chosen) > MAX_TABLES_PER_ROUND:
+            return _round_refused(
+                request, event, round_, [f"A round has at most {MAX_TABLES_PER_ROUND} tables."]
+            )
+        found = {t.pk: t for t in owned(request, Table).filter(pk__in=chosen)}
+        if len(found) != len(set(chosen)):
+            return _round_refused(request, event, round_, ["Choose among your saved tables."])
+        try:
+            documents = [table_document(found[pk].to_spec()) for pk in dict.fromkeys(chosen)]
+        except DamagedRecord as damaged:
+            return _round_refused(
+                request, event, round_, [f"{damaged.record} no longer reads: {damaged.problem}."]
+            )
+        label = "saved tables " + ", ".join(found[pk].name for pk in dict.fromkeys(chosen))
+    elif source == "none":
+        label = ""
+    else:
+        return _round_refused(request, event, round_, ["Choose a pack or saved tables."])
+    try:
+        round_.set_tables(sent_version(request), documents, label)
+    except TableDocumentError as error:
+        return _round_refused(request, event, round_, [f"A table does not read: {error}."])
+    except EventRefusal as refusal:
+        return _round_refused(request, event, round_, [str(refusal)])
+    messages.success(
+        request,
+        f"Round {round_.number} has {len(documents)} table{'s' if len(documents) != 1 else ''}."
+        if documents
+        else f"Round {round_.number} has no tables now.",
+    )
+    return redirect(round_)
+
+
+def _save_pairings(
+    event: Event, by_round: dict[int, list[PairingRow]], expected: dict[int, int] | None
+) -> None:
+    """Replace the pairings of each round named, in one transaction; a round whose
+    version moved since the page was drawn refuses the whole change (StaleEvent)."""
+    with transaction.atomic():
+        for number, rows in sorted(by_round.items()):
+            round_ = Round.objects.select_for_update().get(event=event, number=number)
+            if expected is not None and round_.version != expected[number]:
+                raise StaleEvent(
+                    f"Round {number} was changed in another tab or window since your page was "
+                    "drawn. Nothing was saved: check the round below and try again."
+                )
+            if any(row.table > len(round_.tables) for row in rows) and round_.tables:
+                raise EventRefusal(f"Round {number} has only {len(round_.tables)} tables.")
+            play.check_replaceable(round_)
+            round_.pairings.all().delete()
+            Pairing.objects.bulk_create(
+                Pairing(
+                    round=round_,
+                    table=row.table,
+                    player_a_id=row.player_a,
+                    player_b_id=row.player_b,
+                )
+                for row in rows
+            )
+            play.drop_seated_byes(round_)
+            Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
+
+
+@require_POST
+@login_required
+def round_pairings(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    """The typed-in pairings of one round: rows of table, player A, player B."""
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    players, names = _players_by_name(event)
+    raw = []
+    # How many rows the form drew: bounded before it is looped over (the first four
+    # characters were checked and then all were read: 0001000000 held a thread for 42 s).
+    count = whole_number(request.POST.get("rows", ""), 1, MAX_TABLES_PER_ROUND)
+    if count is None:
+        return _round_refused(
+            request, event, round_, ["The form came incomplete: reload the page and try again."]
+        )
+    for index in range(count):
+        a = request.POST.get(f"a-{index}", "")
+        b = request.POST.get(f"b-{index}", "")
+        table = request.POST.get(f"table-{index}", "")
+        if not a.strip() and not b.strip():
+            continue  # an empty row
+        raw.append(RawRow(f"row {index + 1}", (str(round_number), table, a, b)))
+    try:
+        rows = check_rows(
+            raw,
+            players,
+            names,
+            event.round_count,
+            _table_counts(event),
+            MAX_TABLES_PER_ROUND,
+            form_label,
+        )
+        _save_pairings(event, {round_number: rows}, {round_number: sent_version(request)})
+    except PairingsError as error:
+        return _round_refused(request, event, round_, error.shown)
+    except EventRefusal as refusal:
+        return _round_refused(request, event, round_, [str(refusal)])
+    messages.success(
+        request, f"Round {round_number}: {len(rows)} pairing{'s' if len(rows) != 1 else ''} saved."
+    )
+    return redirect(round_)
+
+
+@require_POST
+@login_required
+def round_publish(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    published = request.POST.get("change") == "publish"
+    # The round's page sends its version: a tab drawn before the round was paired again does
+    # not publish pairings nobody looked at. (A tool that sends none publishes as before.)
+    if "version" in request.POST and sent_version(request) != round_.version:
+        return _round_refused(request, event, round_, [str(play.stale_round(round_number))])
+    Round.objects.filter(pk=round_.pk).update(published=published, version=F("version") + 1)
+    messages.success(
+        request,
+        f"Round {round_number}'s tables and pairings are published to the players."
+        if published
+        else f"Round {round_number} is hidden from the players again.",
+    )
+    return redirect(round_)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def pairings_import(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = organized(request, event_id)
+    form = PairingsImportForm(request.POST or None, request.FILES or None)
+    problems: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        players, names = _players_by_name(event)
+        try:
+            raw = read_csv_rows(form.cleaned_data["text"], event.round_count * MAX_TABLES_PER_ROUND)
+            rows = check_rows(
+                raw,
+                players,
+                names,
+                event.round_count,
+                _table_counts(event),
+                MAX_TABLES_PER_ROUND,
+                csv_label,
+            )
+            by_round: dict[int, list[PairingRow]] = {}
+            for row in rows:
+                by_round.setdefault(row.round, []).append(row)
+            _save_pairings(event, by_round, None)
+        except PairingsError as error:
+            problems = error.shown
+        except EventRefusal as refusal:
+            problems = [str(refusal)]
+        else:
+            summary = "; ".join(
+                f"round {n}: {len(r)} pairing{'s' if len(r) != 1 else ''}"
+                for n, r in sorted(by_round.items())
+            )
+            messages.success(request, f"Pairings imported ({summary}).")
+            return redirect(event.get_absolute_url() + "#rounds")
+    status = 400 if form.errors or problems else 200
+    return render(
+        request,
+        "events/pairings_import.html",
+        {"event": event, "form": form, "problems": problems, "max_tables": MAX_TABLES_PER_ROUND},
+        status=status,
+    )

@@ -1,0 +1,217 @@
+"""The standings: the live page (the organizer always; the event's players, and anyone with
+its link, once the organizer publishes it), its CSV, JSON and PDF, and each player's
+history of opponents, tables and results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.ownership import QuotaExceeded
+from events import play
+from events.jobs import PrintAsked, print_job
+from events.loaders import Membership, member, organized, sent_version
+from events.models import Event, StaleEvent, Swiss
+from jobs.running import JobsBusy
+from jobs.views import download_job_file
+from onefinity.downloads import csv_text, download
+from onefinity.http import HtmxHttpRequest
+
+# The live page asks again this often (seconds).
+POLL_SECONDS = 30
+
+
+def _readable(request: HtmxHttpRequest, event_id: int) -> tuple[Membership, play.EventPlay]:
+    """The organizer always; the event's players once the standings are published."""
+    membership = member(request, event_id)
+    standings = play.EventPlay(membership.event)
+    if not membership.organizer and not standings.swiss.standings_published:
+        raise Http404("Not published")
+    return membership, standings
+
+
+def _context(event: Event, standings: play.EventPlay, **extra: Any) -> dict[str, Any]:
+    rows = standings.standings()
+    return {
+        "event": event,
+        "swiss": standings.swiss,
+        "rows": rows,
+        "rounds_played": standings.rounds_played(),
+        "states": standings.states(),
+        "poll_seconds": POLL_SECONDS,
+    } | extra
+
+
+def _page(
+    request: HtmxHttpRequest, template_context: dict[str, Any], poll_url: str
+) -> HttpResponse:
+    template_context["poll_url"] = poll_url
+    if request.htmx:
+        return render(request, "events/standings.html#live", template_context)
+    return render(request, "events/standings.html", template_context)
+
+
+@login_required
+@require_GET
+def standings_page(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    membership, standings = _readable(request, event_id)
+    event = membership.event
+    context = _context(
+        event,
+        standings,
+        organizer=membership.organizer,
+        me=membership.entry,
+        public_link=request.build_absolute_uri(standings.swiss.get_standings_link()),
+        history_links=True,
+    )
+    return _page(request, context, reverse("events:standings", args=[event.pk]))
+
+
+@require_GET
+def standings_public(request: HtmxHttpRequest, standings_code: str) -> HttpResponse:
+    """The published standings for anyone holding the link, signed in or not."""
+    swiss = (
+        Swiss.objects.select_related("event").filter(standings_code=standings_code).first()
+        if len(standings_code) <= 32
+        else None
+    )
+    if swiss is None or not swiss.standings_published:
+        raise Http404("Not found")
+    event = swiss.event
+    context = _context(event, play.EventPlay(event), organizer=False, me=None, public=True)
+    return _page(request, context, swiss.get_standings_link())
+
+
+@require_POST
+@login_required
+def standings_publish(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = organized(request, event_id)
+    swiss = play.swiss_of(event)
+    publish = request.POST.get("change") == "publish"
+    changed = Swiss.objects.filter(pk=swiss.pk, version=sent_version(request)).update(
+        standings_published=publish, version=swiss.version + 1
+    )
+    if not changed:
+        messages.error(
+            request,
+            str(
+                StaleEvent(
+                    "The standings were published or hidden in another tab since your page "
+                    "was drawn. Nothing was changed: check below and try again."
+                )
+            ),
+        )
+    else:
+        messages.success(
+            request,
+            "The standings are published: the players and anyone with the link can read them."
+            if publish
+            else "The standings are hidden again: only you can read them.",
+        )
+    return redirect(reverse("events:standings", args=[event.pk]))
+
+
+@login_required
+@require_GET
+def standings_json(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    """The contract: rounds played, and the standings in order, ranks 1 to n."""
+    _, standings = _readable(request, event_id)
+    return JsonResponse(standings.standings_document())
+
+
+CSV_COLUMNS = (
+    "rank",
+    "player",
+    "score",
+    "wins",
+    "draws",
+    "losses",
+    "sos",
+    "vp",
+    "vp_against",
+    "byes",
+    "dropped_after_round",
+)
+
+
+@login_required
+@require_GET
+def standings_csv(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    membership, standings = _readable(request, event_id)
+    rows: list[list[object]] = [list(CSV_COLUMNS)]
+    for row in standings.standings():
+        s = row.standing
+        rows.append(
+            [
+                s.rank,
+                row.name,
+                s.score,
+                s.wins,
+                s.draws,
+                s.losses,
+                s.sos,
+                s.vp,
+                s.vp_against,
+                s.byes,
+                "" if row.dropped_after is None else row.dropped_after,
+            ]
+        )
+    return download(
+        csv_text(rows),
+        "text/csv; charset=utf-8",
+        membership.event.name,
+        "-standings.csv",
+        "event",
+    )
+
+
+@login_required
+@require_GET
+def standings_pdf(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    """The organizer's printout, made by the worker (256 players take seconds to print);
+    the players and the public link have the page and the CSV."""
+    event = organized(request, event_id)
+    try:
+        job = print_job(request, event, PrintAsked("standings"))
+    except (JobsBusy, QuotaExceeded) as busy:
+        messages.error(request, str(busy))
+        return redirect(reverse("events:standings", args=[event.pk]))
+    if job.has_file:
+        return download_job_file(job)
+    return redirect(job)
+
+
+@login_required
+@require_GET
+def player_history(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    """A player's rounds: the organizer, the player, and (once the standings are published)
+    the event's other players."""
+    membership = member(request, event_id)
+    event = membership.event
+    standings = play.EventPlay(event, with_tables=True)
+    entry = standings.entries.get(entry_id)
+    mine = membership.entry is not None and membership.entry.pk == entry_id
+    if entry is None or not (membership.organizer or mine or standings.swiss.standings_published):
+        raise Http404("Not found")
+    row = next(r for r in standings.standings() if r.entry.pk == entry_id)
+    return render(
+        request,
+        "events/history.html",
+        {
+            "event": event,
+            "entry": entry,
+            "row": row,
+            "games": standings.history(entry_id, published_only=not membership.organizer),
+            "organizer": membership.organizer,
+            "mine": mine,
+            "bye_vp": standings.swiss.bye_vp,
+            "drop_rounds": range(0, event.round_count + 1),
+            "last_paired": standings.last_paired(),
+        },
+    )

@@ -1,0 +1,312 @@
+"""The Swiss system's pages and actions: pairing a round, its pairings as JSON, results
+(the organizer's and the players'), swaps, drops and the Swiss settings. Thin views over
+events.play; the organizer's through the owner-scoped loader (404 for anyone else), a
+player's through their entry."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from events import play
+from events.entry_views import _entry_context
+from events.loaders import get_round, member, my_entry, organized, sent_version
+from events.models import Event, EventRefusal, Round, StaleEvent, Swiss
+from events.round_views import _round_refused
+from events.swiss_forms import (
+    ByeForm,
+    ClearResultForm,
+    DropForm,
+    ReportForm,
+    ResultForm,
+    SwapForm,
+    problems_of,
+    read_seeds,
+)
+from onefinity.http import HtmxHttpRequest
+
+
+def _games_anchor(round_: Round, table: int | None = None) -> str:
+    return round_.get_absolute_url() + (f"#game-{table}" if table else "#games")
+
+
+# --- Pairing ---------------------------------------------------------------------------------
+
+
+@require_POST
+@login_required
+def round_pair(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    """The contract: pair round n by the Swiss system (the usual ``version``)."""
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    try:
+        paired = play.pair(event, round_number, sent_version(request))
+    except EventRefusal as refusal:
+        return _round_refused(request, event, round_, [str(refusal)])
+    draw = paired.draw
+    bye = f" {paired.names[draw.bye]} has the bye." if draw.bye is not None else ""
+    avoided = (
+        f" {play.plural(draw.rematches, 'rematch', 'rematches')} could not be avoided."
+        if draw.rematches
+        else ""
+    )
+    tables = (
+        f" {play.plural(draw.repeated_tables, 'player')} could not avoid a table they "
+        "played before."
+        if draw.repeated_tables
+        else ""
+    )
+    source = f" The round took {paired.tables_from}'s tables." if paired.tables_from else ""
+    hidden = (
+        " It was published: it is hidden again until you publish it."
+        if paired.was_published
+        else ""
+    )
+    messages.success(
+        request,
+        f"Round {round_number} is paired: {play.plural(len(draw.seats), 'game')}.{bye}{avoided}"
+        f"{tables}{source}{hidden} Players see it once you publish it.",
+    )
+    return redirect(_games_anchor(round_))
+
+
+@login_required
+@require_GET
+def pairings_json(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    """The contract: the organizer always, the event's players once the round is published."""
+    membership = member(request, event_id)
+    round_ = get_round(membership.event, round_number)
+    if not membership.organizer and not round_.published:
+        raise Http404("Not published")
+    document = play.EventPlay(membership.event).pairings_document(round_number)
+    return JsonResponse(document)
+
+
+# --- Results ---------------------------------------------------------------------------------
+
+
+@require_POST
+@login_required
+def round_result(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    """The contract: the organizer records a game's result: ``a`` (a player of the game),
+    ``a_vp`` (their VP) and ``b_vp`` (their opponent's), whole numbers from 0 to 99."""
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    form = ResultForm(request.POST)
+    if not form.is_valid():
+        return _round_refused(request, event, round_, problems_of(form))
+    data = form.cleaned_data
+    try:
+        pairing, result = play.record_result(
+            event, round_number, data["a"], data["a_vp"], data["b_vp"], data["version"]
+        )
+    except EventRefusal as refusal:
+        return _round_refused(request, event, round_, [str(refusal)])
+    names = play.EventPlay(event)
+    messages.success(
+        request,
+        f"Table {pairing.table}: {names.name(pairing.player_a_id)} {result.a_vp}, "
+        f"{names.name(pairing.player_b_id)} {result.b_vp}. Entered by you: it counts.",
+    )
+    return redirect(_games_anchor(round_, pairing.table))
+
+
+@require_POST
+@login_required
+def round_result_clear(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    form = ClearResultForm(request.POST)
+    if not form.is_valid():
+        return _round_refused(
+            request, event, round_, ["The form came incomplete: reload the page and try again."]
+        )
+    try:
+        pairing = play.clear_result(
+            event, round_number, form.cleaned_data["table"], form.cleaned_data["version"]
+        )
+    except EventRefusal as refusal:
+        return _round_refused(request, event, round_, [str(refusal)])
+    messages.success(
+        request, f"Table {pairing.table}: your result is taken back; the players' reports count."
+    )
+    return redirect(_games_anchor(round_, pairing.table))
+
+
+@require_POST
+@login_required
+def report(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    """A player reports their game of a published round from their event page."""
+    entry = my_entry(request, event_id)
+    form = ReportForm(request.POST)
+    error = ""
+    if not form.is_valid():
+        error = " ".join(problems_of(form)) + " Nothing was sent."
+    else:
+        try:
+            done = play.report(
+                entry, round_number, form.cleaned_data["my_vp"], form.cleaned_data["their_vp"]
+            )
+        except EventRefusal as refusal:
+            error = str(refusal)
+    if error:
+        context = _entry_context(request, entry)
+        inline = any(r["round"].number == round_number and r["pairing"] for r in context["rounds"])
+        context["report_error"] = {"round": round_number, "text": error, "inline": inline}
+        return render(request, "events/me.html", context, status=400)
+    mine = form.cleaned_data["my_vp"]
+    theirs = form.cleaned_data["their_vp"]
+    result = done.result
+    if result.confirmed:
+        messages.success(
+            request,
+            f"Confirmed: you {mine}, {done.opponent} {theirs}. {done.opponent} reported the same.",
+        )
+    elif result.disputed:
+        messages.warning(
+            request,
+            f"Sent: you {mine}, {done.opponent} {theirs}. {done.opponent} reported something "
+            "else: the organizer will settle it.",
+        )
+    else:
+        messages.success(
+            request,
+            f"Sent: you {mine}, {done.opponent} {theirs}. It counts once {done.opponent} "
+            "reports the same.",
+        )
+    return redirect(reverse("events:me", args=[event_id]) + f"#round-{round_number}")
+
+
+# --- Changes by hand -------------------------------------------------------------------------
+
+
+@require_POST
+@login_required
+def round_swap(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    """Swap two players' seats, or two tables, in a round."""
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    form = SwapForm(request.POST)
+    if not form.is_valid():
+        return _round_refused(request, event, round_, problems_of(form))
+    data = form.cleaned_data
+    try:
+        if data["kind"] == "tables":
+            warnings = play.swap_tables(
+                event, round_number, data["first"], data["second"], sent_version(request)
+            )
+            done = f"The game at table {data['first']} moved to table {data['second']}."
+        else:
+            warnings = play.swap_players(
+                event, round_number, data["first"], data["second"], sent_version(request)
+            )
+            done = f"{data['first'].strip()} and {data['second'].strip()} swapped seats."
+    except EventRefusal as refusal:
+        return _round_refused(request, event, round_, [str(refusal)])
+    messages.success(request, done)
+    for warning in warnings:
+        messages.warning(request, "Warning: " + warning)
+    return redirect(_games_anchor(round_))
+
+
+@require_POST
+@login_required
+def player_drop(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    """The organizer drops a player after a round (or takes the drop back)."""
+    event = organized(request, event_id)
+    entry = event.entries.select_related("player").filter(pk=entry_id).first()
+    if entry is None:
+        raise Http404("No such player")
+    form = DropForm(request.POST)
+    back = reverse("events:standings", args=[event.pk]) + f"#player-{entry.pk}"
+    if not form.is_valid() or (
+        form.cleaned_data["change"] == "drop" and form.cleaned_data["after"] is None
+    ):
+        messages.error(request, f"Choose the round after which {entry.player_name} leaves.")
+        return redirect(back)
+    if form.cleaned_data["change"] == "reinstate":
+        play.reinstate(entry)
+        messages.success(request, f"{entry.player_name} is paired again from the next round.")
+        return redirect(back)
+    try:
+        warnings = play.drop(event, entry, form.cleaned_data["after"])
+    except EventRefusal as refusal:
+        messages.error(request, str(refusal))
+        return redirect(back)
+    after = form.cleaned_data["after"]
+    messages.success(
+        request,
+        f"{entry.player_name} dropped after round {after}: not paired again, still in the "
+        "standings."
+        if after
+        else f"{entry.player_name} dropped before round 1: not paired.",
+    )
+    for warning in warnings:
+        messages.warning(request, warning)
+    return redirect(back)
+
+
+# --- Settings --------------------------------------------------------------------------------
+
+
+def _swiss_form_page(
+    request: HtmxHttpRequest,
+    event: Event,
+    swiss: Swiss,
+    form: ByeForm,
+    problems: list[str],
+    status: int = 200,
+) -> HttpResponse:
+    entries = list(event.entries.select_related("player").order_by("player__username"))
+    seeds = {pk: n for n, pk in enumerate(swiss.seeding, start=1)}
+    sent = request.POST if request.method == "POST" else {}
+    rows = [
+        {
+            "entry": e,
+            "seed": sent.get(f"seed-{e.pk}", "") if sent else seeds.get(e.pk, ""),
+        }
+        for e in entries
+    ]
+    return render(
+        request,
+        "events/swiss.html",
+        {"event": event, "swiss": swiss, "form": form, "rows": rows, "problems": problems},
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def swiss_settings(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    """The bye's VP and the organizer's seeds for round 1."""
+    event = organized(request, event_id)
+    swiss = play.swiss_of(event)
+    if request.method != "POST":
+        return _swiss_form_page(
+            request, event, swiss, ByeForm(initial={"bye_vp": swiss.bye_vp}), []
+        )
+    form = ByeForm(request.POST)
+    entries = list(event.entries.select_related("player").order_by("player__username"))
+    seeding, problems = read_seeds(request.POST, entries)
+    if not form.is_valid() or problems:
+        return _swiss_form_page(request, event, swiss, form, problems, status=400)
+    changed = Swiss.objects.filter(pk=swiss.pk, version=sent_version(request)).update(
+        bye_vp=form.cleaned_data["bye_vp"], seeding=seeding, version=swiss.version + 1
+    )
+    if not changed:
+        swiss.refresh_from_db()
+        refusal = StaleEvent(
+            "These settings were changed in another tab or window since your page was drawn. "
+            "Nothing was saved: check them below and save again."
+        )
+        return _swiss_form_page(request, event, swiss, form, [str(refusal)], status=409)
+    messages.success(
+        request,
+        f"Saved: a bye scores {form.cleaned_data['bye_vp']} VP; "
+        f"{play.plural(len(seeding), 'seeded player')}.",
+    )
+    return redirect(event.get_absolute_url() + "#rounds")

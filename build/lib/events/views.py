@@ -1,0 +1,432 @@
+"""Events: thin views over events.models: the organizer's pages (my events, the dashboard,
+the downloads); rounds are in round_views, joining and the player's entry in entry_views. Organizers' pages load the event through the
+owner-scoped loader (404 for anyone else); players' pages through their entry. Every
+page needs an account, except the join page, which sends a visitor to log in or sign up
+and back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.ownership import QuotaExceeded, owned, owner_fields
+from events import play, printing
+from events.checking import event_ruleset
+from events.forms import EventForm
+from events.jobs import PrintAsked, print_job
+from events.loaders import (
+    get_round,
+    organized,
+    sent_version,
+    start_from,
+)
+from events.models import (
+    MAX_ENTRIES,
+    Entry,
+    Event,
+    EventRefusal,
+    Round,
+)
+from forcebuilder.printing import qr_svg
+from jobs.models import Job
+from jobs.running import JobsBusy
+from jobs.views import download_job_file
+from onefinity.downloads import download
+from onefinity.http import HtmxHttpRequest
+
+# --- My events, new event -------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def my_events(request: HtmxHttpRequest) -> HttpResponse:
+    organized = owned(request, Event)
+    entries = (
+        Entry.objects.filter(player=request.user)
+        .select_related("event", "event__owner")
+        .order_by("-event__date")
+    )
+    return render(
+        request,
+        "events/my_events.html",
+        {"organized": organized, "entries": entries, "quota": Event.quota.account},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_new(request: HtmxHttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event = Event.create(**form.cleaned_data, **owner_fields(request, Event))
+        messages.success(request, f"{event.name} created. Hand out the join link below.")
+        return redirect(event)
+    status = 400 if form.errors else 200
+    return render(request, "events/event_form.html", {"form": form}, status=status)
+
+
+# --- The organizer's dashboard --------------------------------------------------------------
+
+FILTERS = {
+    "all": "Everyone",
+    "missing": "Not submitted",
+    "illegal": "Not legal",
+    "changed": "Changed since lock",
+    "open": "Not locked",
+    "locked": "Locked",
+}
+
+
+@dataclass
+class PlayerRow:
+    entry: Entry
+    faction: str
+    changed_since_lock: bool
+    list_deleted: bool
+
+    @property
+    def status(self) -> str:
+        entry = self.entry
+        if not entry.submitted:
+            return "missing"
+        return "legal" if entry.legal else "illegal"
+
+    def shown(self, show: str) -> bool:
+        entry = self.entry
+        return {
+            "all": True,
+            "missing": not entry.submitted,
+            "illegal": entry.submitted and not entry.legal,
+            "changed": self.changed_since_lock,
+            "open": not entry.locked,
+            "locked": entry.locked,
+        }[show]
+
+
+def _rows(event: Event) -> list[PlayerRow]:
+    event.refresh_open_entries()
+    ruleset = event_ruleset(event.ruleset_version)
+    rows = []
+    for entry in event.entries.select_related("player", "force").order_by("player__username"):
+        entry.event = event
+        faction = ruleset.factions.get(entry.faction)
+        rows.append(
+            PlayerRow(
+                entry,
+                faction.name if faction else entry.faction,
+                entry.live_differs(),
+                entry.submitted and entry.force_id is None,
+            )
+        )
+    return rows
+
+
+def _reminders(event: Event, rows: list[PlayerRow], rounds: list[Round]) -> list[str]:
+    reminders = []
+    missing = [r.entry.player_name for r in rows if not r.entry.submitted]
+    if missing:
+        names = ", ".join(missing[:12]) + (
+            f" and {len(missing) - 12} more" if len(missing) > 12 else ""
+        )
+        reminders.append(
+            f"{len(missing)} player{'s have' if len(missing) > 1 else ' has'} not submitted a list: {names}."
+        )
+    illegal = [r.entry.player_name for r in rows if r.entry.submitted and not r.entry.legal]
+    if illegal:
+        reminders.append(
+            f"{len(illegal)} list{'s are' if len(illegal) > 1 else ' is'} not legal: {', '.join(illegal[:12])}."
+        )
+    changed = [r.entry.player_name for r in rows if r.changed_since_lock]
+    if changed:
+        reminders.append(
+            f"{len(changed)} player{'s have' if len(changed) > 1 else ' has'} changed their list since it was locked "
+            f"(the locked list is what counts): {', '.join(changed[:12])}."
+        )
+    if rows and not event.locked:
+        reminders.append("The lists are not locked yet: lock them before round 1.")
+    for round_ in rounds:
+        if not round_.tables:
+            reminders.append(f"Round {round_.number} has no tables yet.")
+        if not round_.pairing_count:
+            reminders.append(f"Round {round_.number} has no pairings yet.")
+            break  # rounds are paired one after another: the later ones wait for this one
+    return reminders
+
+
+def _dashboard_context(request: HtmxHttpRequest, event: Event) -> dict[str, Any]:
+    show = request.GET.get("show", "all")
+    if show not in FILTERS:
+        show = "all"
+    rows = _rows(event)
+    rounds = list(event.rounds.all())
+    counts = {}
+    for round_ in rounds:
+        round_.pairing_count = round_.pairings.count()
+        counts[round_.number] = round_.pairing_count
+    swiss = play.dashboard(event, rounds)
+    locked = [r.entry for r in rows if r.entry.locked and r.entry.submitted]
+    join_url = request.build_absolute_uri(event.get_join_url())
+    return {
+        "event": event,
+        "rows": [r for r in rows if r.shown(show)],
+        "all_rows": rows,
+        "show": show,
+        "filters": [
+            {"key": key, "label": label, "count": sum(r.shown(key) for r in rows)}
+            for key, label in FILTERS.items()
+        ],
+        "reminders": _reminders(event, rows, rounds),
+        "rounds": rounds,
+        "locked_count": len(locked),
+        "print_files": printing.print_files(
+            event,
+            len(locked),
+            {n: c for n, c in counts.items() if c},
+            printing.distinct_maps(rounds),
+        ),
+        "join_url": join_url,
+        "join_qr": qr_svg(join_url),
+        "max_entries": MAX_ENTRIES,
+        "swiss": swiss,
+        # The printouts the worker is making (or made) for this event: their progress here.
+        "print_jobs": list(
+            owned(request, Job).filter(kind="event-print", params__event=event.pk)[:6]
+        ),
+    }
+
+
+@login_required
+@require_GET
+def dashboard(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = organized(request, event_id)
+    context = _dashboard_context(request, event)
+    if request.htmx:
+        return render(request, "events/dashboard.html#state", context)
+    return render(request, "events/dashboard.html", context)
+
+
+def _back_to_dashboard(request: HtmxHttpRequest, event: Event, status: int = 200) -> HttpResponse:
+    if request.htmx:
+        context = _dashboard_context(request, event)
+        return render(request, "events/dashboard.html#state", context, status=status)
+    return redirect(event.get_absolute_url() + "#players")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_edit(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = organized(request, event_id)
+    initial = {
+        "name": event.name,
+        "date": event.date,
+        "points_limit": event.points_limit,
+        "ruleset_version": event.ruleset_version,
+        "round_count": event.round_count,
+        "notes": event.notes,
+    }
+    form = EventForm(request.POST or None, initial=initial)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            event.update_settings(sent_version(request), **form.cleaned_data)
+        except EventRefusal as refusal:
+            error = str(refusal)
+            event.refresh_from_db()
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect(event)
+    status = 400 if form.errors or error else 200
+    return render(
+        request,
+        "events/event_form.html",
+        {"form": form, "event": event, "error": error},
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_delete(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = organized(request, event_id)
+    if request.method == "POST":
+        name = event.name
+        event.delete()
+        messages.success(request, f"{name} deleted, with its entries, rounds and pairings.")
+        return redirect("events:mine")
+    return render(
+        request, "events/event_delete.html", {"event": event, "entries": event.entries.count()}
+    )
+
+
+@require_POST
+@login_required
+def join_link(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = organized(request, event_id)
+    event.new_join_code()
+    messages.success(request, "A new join link is made; the old one no longer works.")
+    return redirect(event.get_absolute_url() + "#join")
+
+
+@login_required
+@require_GET
+def join_qr(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = organized(request, event_id)
+    picture = qr_svg(request.build_absolute_uri(event.get_join_url()))
+    return download(
+        '<?xml version="1.0" encoding="utf-8"?>\n' + picture,
+        "image/svg+xml",
+        event.name,
+        "-join-qr.svg",
+        "event",
+    )
+
+
+@require_POST
+@login_required
+def event_lock(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = organized(request, event_id)
+    change = request.POST.get("change")
+    if change == "lock":
+        count = event.lock_all()
+        messages.success(
+            request,
+            f"Locked. {count} entr{'ies' if count != 1 else 'y'} frozen now; later changes to "
+            "players' lists do not change what they submitted.",
+        )
+    elif change == "unlock":
+        event.unlock_all()
+        messages.success(
+            request,
+            "Unlocked: every player can change their list again (the list reveal is closed).",
+        )
+    else:
+        messages.error(request, "Choose to lock or to unlock.")
+    return _back_to_dashboard(request, event)
+
+
+@require_POST
+@login_required
+def event_publish(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = organized(request, event_id)
+    publish = request.POST.get("change") == "publish"
+    try:
+        event.set_lists_published(publish)
+    except EventRefusal as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(
+            request,
+            "The locked lists are published: every player of the event can read them."
+            if publish
+            else "The lists are hidden again: each player sees only their own.",
+        )
+    return redirect(event.get_absolute_url() + "#reveal")
+
+
+def _organized_entry(request: HtmxHttpRequest, event_id: int, entry_id: int) -> Entry:
+    event = organized(request, event_id)
+    entry = event.entries.select_related("player", "force").filter(pk=entry_id).first()
+    if entry is None:
+        raise Http404("No such player")
+    entry.event = event
+    return entry
+
+
+@require_POST
+@login_required
+def player_lock(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    entry = _organized_entry(request, event_id, entry_id)
+    change = request.POST.get("change")
+    if change == "lock":
+        entry.lock()
+        messages.success(request, f"{entry.player_name}'s list is locked.")
+    elif change == "unlock":
+        entry.unlock()
+        messages.success(request, f"{entry.player_name} can change their list again.")
+    else:
+        messages.error(request, "Choose to lock or to unlock.")
+    return _back_to_dashboard(request, entry.event)
+
+
+@require_POST
+@login_required
+def player_remove(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    entry = _organized_entry(request, event_id, entry_id)
+    name = entry.player_name
+    entry.delete()
+    messages.success(request, f"{name} is no longer registered (their pairings went with them).")
+    return _back_to_dashboard(request, entry.event)
+
+
+# --- Downloads ------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def rosters_pdf(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = organized(request, event_id)
+    first = start_from(request)
+    if not 1 <= first <= max(1, len(printing.locked_entries(event))):
+        raise Http404("No such part")
+    return _printed(request, event, PrintAsked("rosters", first))
+
+
+@login_required
+@require_GET
+def round_sheets_pdf(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    first = start_from(request)
+    if not 1 <= first <= max(1, round_.pairings.count()):
+        raise Http404("No such part")
+    return _printed(request, event, PrintAsked("round", first, round_number))
+
+
+@login_required
+@require_GET
+def event_pdf(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = organized(request, event_id)
+    entries = printing.locked_entries(event)
+    rounds = list(event.rounds.all())
+    sheets = sum(r.pairings.count() for r in rounds)
+    if not printing.everything_fits(len(entries), sheets, printing.distinct_maps(rounds)):
+        messages.error(
+            request,
+            f"This event has {len(entries)} locked rosters and {sheets} table sheets: too many "
+            "for one file (or nothing to print yet). Download the parts listed under Print.",
+        )
+        return redirect(event.get_absolute_url() + "#print")
+    return _printed(request, event, PrintAsked("everything"))
+
+
+def _printed(request: HtmxHttpRequest, event: Event, asked: PrintAsked) -> HttpResponse:
+    """The file, once the worker has made it; until then its job's page, which shows how
+    far it is and offers the download when it is ready."""
+    try:
+        job = print_job(request, event, asked)
+    except (JobsBusy, QuotaExceeded) as busy:
+        messages.error(request, str(busy))
+        return redirect(event.get_absolute_url() + "#print")
+    if job.has_file:
+        return download_job_file(job)
+    return redirect(job)
+
+
+@login_required
+@require_GET
+def lists_csv(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    event = organized(request, event_id)
+    text = printing.lists_csv(event, printing.locked_entries(event))
+    return download(text, "text/csv; charset=utf-8", event.name, "-lists.csv", "event")
+
+
+@login_required
+@require_GET
+def lists_zip(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    return _printed(request, organized(request, event_id), PrintAsked("lists-zip"))

@@ -1,0 +1,88 @@
+"""Force lists in the account pages (accounts.parts): counted, exported, imported, deleted
+with the account, and the example lists for the demo account."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from accounts.ownership import DamagedRecord, owned, owner_fields
+from accounts.parts import AccountFileError, AccountPart, Damaged, register
+from forcebuilder.models import Force
+from onefinity.examples import example_forces
+from onefinity.rules import ForceDocumentError, ForceSpec, library, read_force_document
+
+
+def _count(request: HttpRequest) -> int:
+    return owned(request, Force).count()
+
+
+def _export(request: HttpRequest) -> tuple[list[Any], list[Damaged]]:
+    documents, damaged = [], []
+    for force in owned(request, Force):
+        try:
+            force.to_spec()
+            documents.append(force.document())
+        except DamagedRecord as error:
+            damaged.append(Damaged("list", force.name, error.problem, force.document()))
+    return documents, damaged
+
+
+def _read(items: list[Any]) -> list[ForceSpec]:
+    specs = []
+    for i, item in enumerate(items):
+        try:
+            spec = read_force_document(item)
+        except ForceDocumentError as error:
+            raise AccountFileError(f"forces[{i}]: {error}") from None
+        if library().get(spec.ruleset) is None:
+            raise AccountFileError(
+                f"forces[{i}]: ruleset {spec.ruleset} is not known to this site."
+            )
+        specs.append(spec)
+    return specs
+
+
+def _create(spec: ForceSpec, **owner: Any) -> Force:
+    ruleset = library().get_or_current(spec.ruleset)
+    points_limit = spec.points_limit or ruleset.force_limits.points
+    return Force.create_from_spec(spec, ruleset.version, points_limit, **owner)
+
+
+def _save(request: HttpRequest, specs: list[Any]) -> None:
+    owner = owner_fields(request, Force, adding=len(specs))
+    for spec in specs:
+        _create(spec, **owner)
+
+
+def _deletion(user: Any) -> list[str]:
+    count = Force.objects.filter(owner=user).count()
+    return [f"Your {count} force list{'s' if count != 1 else ''}."] if count else []
+
+
+def _demo(user: Any) -> list[str]:
+    lines = []
+    for example in example_forces():
+        if Force.objects.filter(owner=user, name=example.force.name).exists():
+            continue
+        _create(example.force, owner=user)
+        verdict = "legal" if example.report.legal else "not legal"
+        lines.append(
+            f"Demo list {example.force.name!r}: {example.report.points} points, {verdict}."
+        )
+    return lines
+
+
+register(
+    AccountPart(
+        key="forces",
+        label="force lists",
+        count=_count,
+        export=_export,
+        read=_read,
+        save=_save,
+        deletion=_deletion,
+        demo=_demo,
+    )
+)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ForcebuilderConfig(AppConfig):
+    name = "forcebuilder"
+    verbose_name = "Force builder"

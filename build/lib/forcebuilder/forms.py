@@ -1,0 +1,95 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from onefinity.rules import ForceDocumentError, ForceSpec, library, read_force_document
+from onefinity.rules.force import MAX_NAME_LENGTH, MAX_POINTS_LIMIT
+from onefinity.rules.jsontext import JsonTextError, parse_json
+from onefinity.rules.text import normalize_name, text_problem
+
+MAX_IMPORT_BYTES = 100_000
+
+
+def _faction_choices() -> list[tuple[str, str]]:
+    ruleset = library().current
+    return [
+        (f.id, f.name + (" (provisional)" if f.provisional else ""))
+        for f in ruleset.factions.values()
+    ]
+
+
+class NewForceForm(forms.Form):
+    name = forms.CharField(max_length=MAX_NAME_LENGTH, initial="New force")
+    faction = forms.ChoiceField()
+    points_limit = forms.IntegerField(
+        label="Game size (points)", min_value=1, max_value=MAX_POINTS_LIMIT, initial=75
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        faction = self.fields["faction"]
+        assert isinstance(faction, forms.ChoiceField)
+        faction.choices = _faction_choices()
+        points = self.fields["points_limit"]
+        points.initial = library().current.force_limits.points
+
+    def clean_name(self) -> str:
+        name = normalize_name(self.cleaned_data["name"])
+        problem = text_problem(name)
+        if problem:
+            raise forms.ValidationError(f"A list name {problem}.")
+        if not name:
+            raise forms.ValidationError("A list needs a name.")
+        return name
+
+
+class ImportForm(forms.Form):
+    document = forms.CharField(
+        label="Paste a force document (JSON)",
+        widget=forms.Textarea(attrs={"rows": 8}),
+        required=False,
+    )
+    file = forms.FileField(label="or upload a .json file", required=False)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        upload = cleaned.get("file")
+        text = cleaned.get("document") or ""
+        if upload is not None:
+            if upload.size > MAX_IMPORT_BYTES:
+                raise forms.ValidationError(
+                    f"That file is {upload.size:,} bytes; a force document is at most {MAX_IMPORT_BYTES:,}."
+                )
+            try:
+                text = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(
+                    "That file is not UTF-8 text, so not a force document."
+                ) from None
+        if not text.strip():
+            raise forms.ValidationError("Paste a force document or choose a file.")
+        if len(text.encode("utf-8")) > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(f"A force document is at most {MAX_IMPORT_BYTES:,} bytes.")
+        try:
+            document = parse_json(text)
+        except JsonTextError as error:
+            raise forms.ValidationError(f"This cannot be read: {error}.") from None
+        try:
+            spec = read_force_document(document)
+        except ForceDocumentError as error:
+            raise forms.ValidationError(
+                f"This is not a force document we can read: {error}."
+            ) from None
+        if library().get(spec.ruleset) is None:
+            known = ", ".join(sorted(library().rulesets))
+            raise forms.ValidationError(
+                f"This list uses ruleset {spec.ruleset}, which this site does not have ({known})."
+            )
+        cleaned["spec"] = spec
+        return cleaned
+
+    @property
+    def spec(self) -> ForceSpec:
+        return self.cleaned_data["spec"]

@@ -1,0 +1,76 @@
+"""The kinds of job, as the feature apps declare them in their ``jobs.py`` (register).
+
+A kind is a function of the job's row (its ``params``) and a progress callback, returning
+the file it made (or None when it keeps its result itself, as a pack does). It raises
+``JobRefused`` when the job cannot be done at all (what it works on is gone, or no longer
+reads): that is said to the owner at once, without retrying. Any other exception is a
+crash, retried a few times (jobs.running).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.utils import timezone
+
+if TYPE_CHECKING:
+    from jobs.models import Job
+
+
+class JobRefused(Exception):
+    """The job cannot be done, for a reason its owner can read; not retried."""
+
+
+@dataclass(frozen=True)
+class JobOutput:
+    """A file a job made, to keep for its owner to download."""
+
+    content: bytes
+    file_name: str
+    content_type: str
+
+
+class Progress:
+    """Tell the job's row how far the work is: ``progress(done, total)``. Written at most
+    twice a second (the last step always), so a page polling it costs the worker little."""
+
+    EVERY = 0.5
+
+    def __init__(self, job: Job) -> None:
+        self.job = job
+        self.written = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.written < self.EVERY and done < total:
+            return
+        self.written = now
+        type(self.job).objects.filter(pk=self.job.pk).update(
+            steps_done=min(done, total), steps_total=total, beat=timezone.now()
+        )
+        self.job.steps_done, self.job.steps_total = min(done, total), total
+
+
+@dataclass(frozen=True)
+class JobKind:
+    name: str
+    run: Callable[[Job, Progress], JobOutput | None]
+    # The most one run may take, in seconds; past it the run is stopped and the job fails.
+    time_limit: int = 600
+    # How long a finished job (and its file) is kept, in days.
+    keep_days: int = 7
+
+
+_KINDS: dict[str, JobKind] = {}
+
+
+def register(kind: JobKind) -> JobKind:
+    _KINDS[kind.name] = kind
+    return kind
+
+
+def job_kind(name: str) -> JobKind | None:
+    return _KINDS.get(name)

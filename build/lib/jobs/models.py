@@ -1,0 +1,144 @@
+"""A job: one piece of heavy work its owner asked for, done by the task worker.
+
+The row is what the owner's pages poll: its state, how far it is (n of m steps), why it
+failed, and when its file expires. The work itself is queued through Django's Tasks API
+(``jobs.running``); the row outlives the queue's own record and says what to do next.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.ownership import Owned, OwnedQuerySet, Quota
+
+
+class Job(Owned):
+    class State(models.TextChoices):
+        QUEUED = "queued", "waiting for the worker"
+        RUNNING = "running", "being made"
+        DONE = "done", "ready"
+        FAILED = "failed", "failed"
+
+    ACTIVE = (State.QUEUED, State.RUNNING)
+
+    # Finished jobs are kept until their file expires, so an owner keeps at most this many.
+    quota = Quota("jobs", browser=40, account=200)
+
+    # The kind of work (a key of jobs.kinds), and what it works on, as the kind reads it.
+    kind = models.CharField(max_length=40)
+    params = models.JSONField(default=dict)
+    # What it makes, with the version of everything it is made from: a second request for
+    # the same thing finds this job instead of queuing another.
+    key = models.CharField(max_length=200, db_index=True)
+    label = models.CharField(max_length=200)
+    # Where the owner started it (the pack's page, the event's dashboard): its link back.
+    back = models.CharField(max_length=300, blank=True)
+    state = models.CharField(max_length=8, choices=State, default=State.QUEUED)
+    steps_done = models.PositiveIntegerField(default=0)
+    steps_total = models.PositiveIntegerField(default=0)
+    # Runs so far (a run that crashed is tried again, up to jobs.running.ATTEMPTS).
+    attempts = models.PositiveSmallIntegerField(default=0)
+    # Why it failed, in the owner's words (or why the last run did, while it is retried).
+    error = models.TextField(blank=True)
+    # The client address that asked for it (a keyed digest): the per-address bound.
+    address = models.CharField(max_length=64, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    started = models.DateTimeField(null=True, blank=True)
+    # The last sign of life of the run (its start, each progress written): a run silent for
+    # JOB_LOST_SECONDS lost its worker (jobs.running.sweep).
+    beat = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    # Its file (if it makes one): name, type and size; the bytes are in JobFile.
+    file_name = models.CharField(max_length=120, blank=True)
+    content_type = models.CharField(max_length=80, blank=True)
+    file_bytes = models.PositiveBigIntegerField(default=0)
+    expires = models.DateTimeField(null=True, blank=True)
+
+    objects = OwnedQuerySet["Job"].as_manager()
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        indexes = [
+            models.Index(fields=["state", "beat"], name="job_by_state"),
+            models.Index(fields=["address", "state"], name="job_by_address"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    def get_absolute_url(self) -> str:
+        return reverse("jobs:job", args=[self.pk])
+
+    def get_download_url(self) -> str:
+        return reverse("jobs:download", args=[self.pk])
+
+    @property
+    def active(self) -> bool:
+        return self.state in self.ACTIVE
+
+    @property
+    def ready(self) -> bool:
+        """Done, with its file still kept (or none to keep)."""
+        return self.state == self.State.DONE and not self.expired
+
+    @property
+    def expired(self) -> bool:
+        return self.expires is not None and self.expires <= timezone.now()
+
+    @property
+    def has_file(self) -> bool:
+        return self.file_bytes > 0 and not self.expired
+
+    @property
+    def percent(self) -> int:
+        if self.state == self.State.DONE:
+            return 100
+        return int(100 * self.steps_done / self.steps_total) if self.steps_total else 0
+
+    def seconds_left(self) -> int | None:
+        """A guess at the time left, once enough is done to guess from: the time each step
+        has taken so far, times the steps left."""
+        if self.state != self.State.RUNNING or self.started is None:
+            return None
+        if not self.steps_total or self.steps_done < 1 or self.steps_done >= self.steps_total:
+            return None
+        spent = (timezone.now() - self.started).total_seconds()
+        if spent < 1:
+            return None
+        per_step = spent / self.steps_done
+        return max(1, round(per_step * (self.steps_total - self.steps_done)))
+
+    def status(self) -> dict[str, Any]:
+        """What a page polling the job needs to know (jobs.views.status)."""
+        return {
+            "id": self.pk,
+            "label": self.label,
+            "state": self.state,
+            "done": self.steps_done,
+            "total": self.steps_total,
+            "percent": self.percent,
+            "seconds_left": self.seconds_left(),
+            "error": self.error if self.state == self.State.FAILED else "",
+            "download": self.get_download_url() if self.has_file else None,
+            "expires": self.expires.isoformat() if self.expires else None,
+        }
+
+    def keep_until(self, days: int) -> None:
+        self.expires = timezone.now() + timedelta(days=days)
+
+
+class JobFile(models.Model):
+    """The file a job made (a PDF, a zip, the account export), apart from the job's row so
+    that listing and polling jobs never loads it. In the database, so that any web server
+    can send a file any worker made."""
+
+    job = models.OneToOneField(Job, on_delete=models.CASCADE, related_name="file")
+    content = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"file of job {self.job_id}"

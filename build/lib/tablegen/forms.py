@@ -1,0 +1,318 @@
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
+
+from onefinity.http import read_version
+from onefinity.rules import current_ruleset
+from onefinity.rules.hexgrid import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS
+from onefinity.rules.jsontext import JsonTextError, parse_json
+from onefinity.rules.ruleset import TableRules
+from onefinity.rules.text import normalize_name
+from tablegen.engine.boxes import (
+    MAX_COUNT,
+    MAX_PIECES,
+    Box,
+    BoxError,
+    decode_counts,
+    read_new_box,
+)
+from tablegen.engine.generate import SYMMETRIES, Parameters
+from tablegen.engine.library import terrain_library
+from tablegen.engine.packs import MAX_PACK
+from tablegen.engine.render import kinds
+from tablegen.engine.tables import MAX_NAME_LENGTH, TableDocumentError, read_name
+
+# A hex as a stroke names it: "q,r" (the board's coordinates are far below 6 digits).
+HEX_SPOT = re.compile(r"(-?[0-9]{1,6}),(-?[0-9]{1,6})")
+
+
+def clean_table_name(value: str) -> str:
+    """A name as typed, tidied, and held to the table reader's rule (its message if not)."""
+    try:
+        return read_name(normalize_name(value))
+    except TableDocumentError as error:
+        raise forms.ValidationError(f"The name {error.problem}.") from None
+
+
+class GenerateForm(forms.Form):
+    seed = forms.IntegerField(
+        label="Seed",
+        required=False,
+        min_value=0,
+        max_value=2**62,
+        help_text="Each press of Generate draws a new seed, unless you keep this one.",
+    )
+    pin = forms.BooleanField(
+        label="Keep this seed",
+        required=False,
+        help_text="To make the same table again, or the same layout with other settings.",
+    )
+    coverage = forms.FloatField(label="Coverage", initial=0.45)
+    symmetry = forms.ChoiceField(
+        label="Symmetry", choices=[(s, s.capitalize()) for s in SYMMETRIES], initial="point"
+    )
+    mix = forms.ChoiceField(label="Piece mix", initial="balanced")
+    box = forms.CharField(
+        label="Terrain box",
+        required=False,
+        max_length=2_000,
+        widget=forms.Select,
+        help_text="Only pieces you own, never more than the box holds (the mix is not used).",
+    )
+
+    def __init__(self, *args: Any, boxes: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
+        """`boxes`: the owner's terrain boxes as (their counts as text, name)."""
+        super().__init__(*args, **kwargs)
+        rules = current_ruleset().table
+        self.library = terrain_library(tuple(rules.terrain))
+        settings = self.library.generator
+        coverage = self.fields["coverage"]
+        coverage.validators += [
+            MinValueValidator(settings.coverage_asked_min),
+            MaxValueValidator(settings.coverage_asked_max),
+        ]
+        coverage.widget.attrs.update(
+            {"step": "0.01", "min": settings.coverage_asked_min, "max": settings.coverage_asked_max}
+        )
+        coverage.help_text = (
+            f"The share of hexes with terrain, {settings.coverage_asked_min:.2f} to "
+            f"{settings.coverage_asked_max:.2f}. A valid table has {rules.coverage_min:.0%} to "
+            f"{rules.coverage_max:.0%} (ruleset {current_ruleset().version}); outside that the "
+            "table is made and marked not valid."
+        )
+        mix = self.fields["mix"]
+        assert isinstance(mix, forms.ChoiceField)
+        mix.choices = [(key, name) for key, (name, _) in self.library.mixes.items()]
+        choices = [("", "None: the whole catalogue"), *boxes]
+        sent = self.data.get("box", "") if self.is_bound else self.initial.get("box", "")
+        if sent and sent not in dict(choices):
+            choices.append((sent, "The pieces in the link"))
+        self.fields["box"].widget.choices = choices
+
+    def clean_box(self) -> dict[str, int] | None:
+        text: str = self.cleaned_data["box"]
+        if not text:
+            return None
+        try:
+            return decode_counts(text, self.library)
+        except BoxError as error:
+            raise forms.ValidationError(f"That box cannot be read: {error.problem}.") from None
+
+    def parameters(self, seed: int | None = None) -> Parameters:
+        """The generator's parameters from a valid form (the seed given, or the form's)."""
+        data = self.cleaned_data
+        return Parameters(
+            seed=data["seed"] if seed is None else seed,
+            coverage=round(data["coverage"], 3),
+            symmetry=data["symmetry"],
+            mix=data["mix"],
+            box=data.get("box"),
+        )
+
+
+class PackForm(GenerateForm):
+    pin = None  # a pack's seed is the first of its tables': no press to keep it from
+    count = forms.IntegerField(
+        label="Tables in the pack", min_value=1, max_value=MAX_PACK, initial=12
+    )
+    name = forms.CharField(label="Pack name", max_length=MAX_NAME_LENGTH, initial="Tournament pack")
+
+    def clean_name(self) -> str:
+        return clean_table_name(self.cleaned_data["name"])
+
+
+class EmptyBoardForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=MAX_NAME_LENGTH, initial="My table")
+    rows = forms.IntegerField(label="Rows", min_value=2, max_value=MAX_BOARD_ROWS, initial=11)
+    columns = forms.IntegerField(
+        label="Columns", min_value=1, max_value=MAX_BOARD_COLUMNS, initial=9
+    )
+
+    def clean_name(self) -> str:
+        return clean_table_name(self.cleaned_data["name"])
+
+
+class TerrainForm(forms.Form):
+    """What the editor sends for the terrain: one hex (q, r), or a stroke dragged across
+    hexes ("q,r q,r ..." in `hexes`, at most `most`: the board's size); the kind ("" for
+    open ground; none at all for the brush's, or to move the hex on to the next kind) and the
+    version the page showed."""
+
+    q = forms.IntegerField(min_value=-10_000, max_value=10_000, required=False)
+    r = forms.IntegerField(min_value=-10_000, max_value=10_000, required=False)
+    kind = forms.CharField(required=False, strip=False, max_length=80)
+    hexes = forms.CharField(required=False)
+
+    def __init__(self, data: Any, rules: TableRules, most: int) -> None:
+        super().__init__(data)
+        self.rules = rules
+        self.most = most
+        self.cycles = "kind" not in data
+        self.stroke = "hexes" in data
+
+    def clean_kind(self) -> str | None:
+        kind: str = self.cleaned_data["kind"]
+        if not self.cycles and kind and kind not in self.rules.terrain:
+            raise forms.ValidationError(self.kind_choices())
+        return kind or None
+
+    def clean_hexes(self) -> list[tuple[int, int]]:
+        """The stroke's hexes in the order painted, each once; the count is checked before
+        anything is parsed, so a huge stroke costs no more than splitting it."""
+        if not self.stroke:
+            return []
+        spots = self.cleaned_data["hexes"].split()
+        if not spots:
+            raise forms.ValidationError("That stroke names no hex.")
+        if len(spots) > self.most:
+            raise forms.ValidationError(
+                f"A stroke paints at most {self.most:,} hexes (the whole board); "
+                f"that one names {len(spots):,}."
+            )
+        found = []
+        for spot in spots:
+            match = HEX_SPOT.fullmatch(spot)
+            if match is None:
+                raise forms.ValidationError("That stroke names a hex that is not on the table.")
+            found.append((int(match[1]), int(match[2])))
+        return list(dict.fromkeys(found))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.stroke and (data.get("q") is None or data.get("r") is None):
+            self.add_error("q", "That hex is not on the table.")
+        return data
+
+    def kind_choices(self) -> str:
+        names = [kind.name for kind in kinds(self.rules)]
+        return f"Choose open ground, {', '.join(names[:-1])} or {names[-1]}."
+
+    def problem(self) -> str:
+        """Why the edit was refused, in one sentence."""
+        if "kind" in self.errors:
+            return self.kind_choices()
+        if "hexes" in self.errors:
+            return str(self.errors["hexes"][0])
+        return "That hex is not on the table."
+
+    @property
+    def hex(self) -> tuple[int, int]:
+        """The hex clicked (a stroke's first)."""
+        return self.targets[0]
+
+    @property
+    def targets(self) -> list[tuple[int, int]]:
+        """Every hex the edit names: the stroke's, or the one clicked."""
+        if self.stroke:
+            hexes: list[tuple[int, int]] = self.cleaned_data["hexes"]
+            return hexes
+        return [(self.cleaned_data["q"], self.cleaned_data["r"])]
+
+
+def sent_version(data: Any, current: int) -> int:
+    """The version of the record the page showed (the current one when the form sent none,
+    as a script might); -1, always stale, when it is not a number."""
+    sent = data.get("version")
+    return current if sent is None else read_version(sent)
+
+
+# The box form's words for tablegen.engine.boxes.EMPTY_BOX: said of its counts.
+EMPTY_COUNTS = (
+    "A terrain box holds at least one piece: give a count to the pieces you own (for "
+    "tables of the whole catalogue, choose no box)."
+)
+
+
+class BoxForm(forms.Form):
+    """A terrain box: its name and how many of each library piece, one number each (a plain
+    form: it works without JavaScript)."""
+
+    name = forms.CharField(label="Name", max_length=MAX_NAME_LENGTH, initial="My terrain")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.library = terrain_library(tuple(current_ruleset().table.terrain))
+        for piece in self.library.pieces.values():
+            self.fields[f"count-{piece.id}"] = forms.IntegerField(
+                label=piece.name, min_value=0, max_value=MAX_COUNT, initial=0, required=False
+            )
+
+    def clean_name(self) -> str:
+        return clean_table_name(self.cleaned_data["name"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        counts = {
+            piece: data.get(f"count-{piece}") or 0
+            for piece in self.library.pieces
+            if f"count-{piece}" in data
+        }
+        total = sum(counts.values())
+        if total > MAX_PIECES:
+            raise forms.ValidationError(
+                f"That is {total} pieces; a box holds at most {MAX_PIECES}."
+            )
+        if not total and not self.errors:
+            raise forms.ValidationError(EMPTY_COUNTS)
+        data["counts"] = counts
+        return data
+
+    def box(self) -> Box:
+        data = self.cleaned_data
+        return Box(data["name"], {k: v for k, v in data["counts"].items() if v})
+
+    def by_role(self) -> list[tuple[str, list[Any]]]:
+        """The count fields under their roles' names, in the library's order."""
+        return [
+            (name, [(piece, self[f"count-{piece.id}"]) for piece in pieces])
+            for _, name, pieces in self.library.by_role()
+            if pieces
+        ]
+
+
+class BoxImportForm(forms.Form):
+    """A terrain box document, pasted or uploaded."""
+
+    text = forms.CharField(
+        label="Paste a terrain box (JSON)", required=False, widget=forms.Textarea(attrs={"rows": 6})
+    )
+    file = forms.FileField(label="Or upload one", required=False)
+
+    MAX_BYTES = 20_000
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("file")
+        text = data.get("text") or ""
+        if upload is not None:
+            if upload.size > self.MAX_BYTES:
+                raise forms.ValidationError(
+                    f"That file is {upload.size:,} bytes; a terrain box is at most {self.MAX_BYTES:,}."
+                )
+            try:
+                text = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise forms.ValidationError("That file is not UTF-8 text.") from None
+        if not text.strip():
+            raise forms.ValidationError("Paste a terrain box or choose its file.")
+        if len(text) > self.MAX_BYTES:
+            raise forms.ValidationError(f"A terrain box is at most {self.MAX_BYTES:,} characters.")
+        try:
+            document = parse_json(text)
+        except JsonTextError as error:
+            raise forms.ValidationError(f"This cannot be read: {error}.") from None
+        try:
+            data["box"] = read_new_box(
+                document, terrain_library(tuple(current_ruleset().table.terrain))
+            )
+        except BoxError as error:
+            where = f"{error.path}: " if error.path else ""
+            raise forms.ValidationError(
+                f"This is not a terrain box: {where}{error.problem}."
+            ) from None
+        return data

@@ -1,0 +1,740 @@
+from __future__ import annotations
+
+import io
+import json
+import threading
+import zipfile
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from django.db import models, transaction
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.ownership import (
+    DamagedRecord,
+    Owned,
+    OwnedQuerySet,
+    Quota,
+    Shareable,
+    StaleVersion,
+)
+from onefinity.fastjson import DocumentDecoder, DocumentEncoder
+from onefinity.rules import current_ruleset
+from onefinity.rules.hexgrid import Hex
+from onefinity.rules.ruleset import TableRules
+from tablegen import packwork
+from tablegen.engine import edits
+from tablegen.engine.boxes import (
+    BOX_FORMAT,
+    BOX_VERSION,
+    Box,
+    BoxError,
+    box_document,
+    encode_counts,
+    read_box_document,
+)
+from tablegen.engine.edits import EditError, next_kind, paint
+from tablegen.engine.generate import Parameters
+from tablegen.engine.library import TerrainLibrary, terrain_library
+from tablegen.engine.metrics import TableReport, check_table, report_summary
+from tablegen.engine.packs import PackState
+from tablegen.engine.repair import repair_name, repair_table_document
+from tablegen.engine.tables import (
+    TableDocumentError,
+    TableSpec,
+    read_name,
+    read_table_document,
+    table_document,
+)
+
+# Revisions of a table kept for undo (older ones are dropped every ten edits).
+KEPT_REVISIONS = 50
+
+# The last reading of a few tables' documents in this process: the next edit of a table
+# (most often the same player's next click) finds its reading here instead of reading its
+# document again (2 ms on a 1,600-hex table), when the stored document is equal to the one
+# read, under the same rules. Keyed by table; the reader is a function of the document and
+# the rules, so an equal document reads the same. Shared by the server's threads.
+_READINGS: OrderedDict[int, tuple[Any, str, TableRules, TableSpec]] = OrderedDict()
+_READINGS_KEPT = 32
+_readings_lock = threading.Lock()
+
+
+def _recalled(pk: int | None, document: Any, name: str, rules: TableRules) -> TableSpec | None:
+    if pk is None:
+        return None
+    with _readings_lock:
+        kept = _READINGS.get(pk)
+    if kept is not None and kept[1] == name and kept[2] is rules and kept[0] == document:
+        return kept[3]
+    return None
+
+
+def _remember(pk: int | None, document: Any, name: str, rules: TableRules, spec: TableSpec) -> None:
+    if pk is None:
+        return
+    with _readings_lock:
+        _READINGS[pk] = (document, name, rules, spec)
+        _READINGS.move_to_end(pk)
+        while len(_READINGS) > _READINGS_KEPT:
+            _READINGS.popitem(last=False)
+
+
+class Table(Owned, Shareable):
+    """A saved hex table, kept as its table document.
+
+    Every write goes through ``set_spec`` (or at least ``save``), which runs the table
+    reader first: what is saved can always be read back. A table saved before a reader rule
+    was tightened raises DamagedRecord when read, and can be repaired.
+    """
+
+    quota = Quota("tables", browser=50, account=500)
+
+    name = models.CharField(max_length=120)
+    # Read and written with orjson (onefinity.fastjson): a large table's document is 50 KB.
+    document = models.JSONField(encoder=DocumentEncoder, decoder=DocumentDecoder)
+    # Grows by one on every write (terrain, rename, repair, undo, redo): the stale-tab check.
+    version = models.PositiveBigIntegerField(default=0)
+    # Where undo and redo stand: the number of the saved revision shown (the version cannot
+    # serve, since undo followed by an edit reuses a number).
+    revision = models.PositiveIntegerField(default=0)
+    # The report's summary for the list of tables (see report_summary), with the ruleset
+    # it was checked under; {} until checked. Derived from the document: kept current by
+    # every write, and by the pages that check the table anyway.
+    summary = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = OwnedQuerySet["Table"].as_manager()
+    # The document last read (or written), the name and ruleset it was read with, and what
+    # it read as: see ``to_spec``.
+    _read: tuple[object, str, object, TableSpec]
+
+    class Meta:
+        ordering = ["-updated"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tablegen:table", args=[self.pk])
+
+    def get_share_url(self) -> str:
+        return reverse("tablegen:shared", args=[self.share_code])
+
+    def get_repair_url(self) -> str:
+        return reverse("tablegen:repair", args=[self.pk])
+
+    def get_raw_url(self) -> str:
+        return reverse("tablegen:stored", args=[self.pk])
+
+    def get_delete_url(self) -> str:
+        return reverse("tablegen:delete", args=[self.pk])
+
+    def to_spec(self) -> TableSpec:
+        """The table as the engine reads it; DamagedRecord if the stored one no longer reads.
+
+        Read once per document: an edit reads its table, edits it and draws it again, and
+        reading a 1,600-hex document takes milliseconds. The document is replaced, never
+        changed in place, by every write (``set_spec``, ``refresh_from_db``), so the kept
+        reading is the current one while the same document object and name are set."""
+        rules = current_ruleset().table
+        kept = self.__dict__.get("_read")
+        if (
+            kept is not None
+            and kept[0] is self.document
+            and kept[1] == self.name
+            and kept[2] is rules
+        ):
+            spec: TableSpec = kept[3]
+            return spec
+        recalled = _recalled(self.pk, self.document, self.name, rules)
+        if recalled is not None:
+            spec = recalled
+        else:
+            try:
+                spec = read_table_document(self.stored_document(), rules)
+            except TableDocumentError as error:
+                raise DamagedRecord(self, str(error)) from None
+        self._read = (self.document, self.name, rules, spec)
+        return spec
+
+    def stored_document(self) -> Any:
+        """The document as stored, with the name column (the one a rename writes) in it."""
+        if isinstance(self.document, dict):
+            return self.document | {"name": self.name}
+        return self.document
+
+    def set_spec(
+        self,
+        spec: TableSpec,
+        report: TableReport | None = None,
+        check: bool = True,
+        before: Mapping[int, str] | None = None,
+    ) -> TableReport | None:
+        """Take the table from ``spec`` as the reader gives it back: TableDocumentError
+        (nothing changed) if the document it makes would not read.
+
+        The summary comes from `report`, or from checking the table when `check` (its
+        report is returned), or stays as it was when only the name changed; otherwise it is
+        left to the list of tables to fill in. `before`: the terrain before an edit, so that
+        the check brings that table's kept line-of-fire state up to date (only the lines
+        through the changed hexes) instead of checking every line again."""
+        rules = current_ruleset().table
+        written = table_document(spec)
+        canonical = read_table_document(written, rules)
+        # What the reader gives back is what was written, unless it mended something (a
+        # name's spaces, the order of params): then the document is written again from it.
+        same = canonical == spec and list(canonical.params) == list(spec.params)
+        document = written if same else table_document(canonical)
+        same_table = _without_name(document) == _without_name(self.document)
+        self.name = canonical.name
+        self.document = document
+        # What reading the new document gives: the reader's own result, read back from the
+        # document it wrote (tests hold the two equal).
+        self._read = (document, self.name, rules, canonical)
+        _remember(self.pk, document, self.name, rules, canonical)
+        if report is None and check and not (same_table and self.summary_is_current()):
+            report = check_table(canonical, rules, before=before)
+        if report is not None:
+            self.summary = _summary(report)
+        elif not (same_table and self.summary_is_current()):
+            self.summary = {}
+        return report
+
+    def summary_is_current(self) -> bool:
+        summary = self.summary
+        return isinstance(summary, dict) and summary.get("ruleset") == current_ruleset().version
+
+    def store_summary(self, report: TableReport) -> None:
+        """Keep the summary of a report made anyway (by a page showing the table). Derived
+        data: no new version, and only over the version it was made from."""
+        summary = _summary(report)
+        if summary != self.summary:
+            Table.objects.filter(pk=self.pk, version=self.version).update(summary=summary)
+            self.summary = summary
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The contract, for writes that skip set_spec: nothing the reader refuses is saved.
+        read_table_document(self.stored_document(), current_ruleset().table)
+        super().save(*args, **kwargs)
+
+    def record(
+        self,
+        spec: TableSpec,
+        expected: int | None = None,
+        before: Mapping[int, str] | None = None,
+    ) -> TableReport | None:
+        """Save a change, only if the table is still at version `expected` (the version the
+        editing page showed; the one loaded when None): StaleVersion if it moved on since,
+        TableDocumentError (nothing saved) if the change would not read back. Returns the
+        table's report when the change needed a new one.
+
+        A change that changes nothing (painting a hex the kind it has, a rename to the same
+        name) saves nothing: no new version, and no undo step that would undo nothing."""
+        expected = self.version if expected is None else expected
+        if expected == self.version and self._reads_as(spec):
+            return None
+        previous = self.stored_document()
+        report = self.set_spec(spec, before=before)
+        with transaction.atomic():
+            self._swap(expected, self.revision + 1)
+            # A table saved before its first edit gets its first revision now, so that the
+            # edit can be undone whichever way the table was made.
+            if not self.revisions.filter(number=self.revision - 1).exists():
+                self.revisions.create(number=self.revision - 1, document=previous)
+            self.revisions.filter(number__gte=self.revision).delete()
+            self.revisions.create(number=self.revision, document=self.stored_document())
+            if self.revision % 10 == 0:
+                self.revisions.filter(number__lte=self.revision - KEPT_REVISIONS).delete()
+        # Known now without asking the database again (the editor's undo bar asks): the
+        # revision before this one is there, none after it.
+        self._steps = (self.version, True, False)
+        return report
+
+    def _reads_as(self, spec: TableSpec) -> bool:
+        """Whether the table as stored reads as `spec` (False when it does not read)."""
+        try:
+            current = self.to_spec()
+        except DamagedRecord:
+            return False
+        return current == spec and list(current.params) == list(spec.params)
+
+    def _swap(self, expected: int, revision: int) -> None:
+        """Write the table as set, only if it is still at version `expected`."""
+        self.updated = timezone.now()
+        changed = Table.objects.filter(pk=self.pk, version=expected).update(
+            name=self.name,
+            document=self.document,
+            summary=self.summary,
+            revision=revision,
+            version=F("version") + 1,
+            updated=self.updated,
+        )
+        if not changed:
+            current = Table.objects.filter(pk=self.pk).values_list("version", flat=True).first()
+            raise StaleVersion(current if current is not None else -1, expected)
+        self.version = expected + 1
+        self.revision = revision
+
+    def step(self, offset: int, expected: int | None = None) -> bool:
+        """Undo (-1) or redo (+1) by moving to a saved revision (a new version, the same
+        compare-and-swap as an edit); False, and nothing changed, when there is none. A
+        saved revision that no longer reads (an older reader's) is repaired on the way."""
+        expected = self.version if expected is None else expected
+        target = self.revisions.filter(number=self.revision + offset).first()
+        if target is None:
+            return False
+        spec, _ = repair_table_document(target.document, current_ruleset().table)
+        self.set_spec(spec)
+        with transaction.atomic():
+            self._swap(expected, target.number)
+        return True
+
+    def _known_steps(self) -> tuple[bool, bool] | None:
+        """(can undo, can redo) as this object's last edit left them, at its version."""
+        known = self.__dict__.get("_steps")
+        return known[1:] if known is not None and known[0] == self.version else None
+
+    def can_undo(self) -> bool:
+        known = self._known_steps()
+        if known is not None:
+            return known[0]
+        return self.revisions.filter(number=self.revision - 1).exists()
+
+    def can_redo(self) -> bool:
+        known = self._known_steps()
+        if known is not None:
+            return known[1]
+        return self.revisions.filter(number=self.revision + 1).exists()
+
+    def paint(
+        self,
+        hexes: Iterable[Hex],
+        kind: str | None,
+        expected: int | None = None,
+        symmetry: str = "none",
+    ) -> TableReport | None:
+        """Set the terrain of `hexes` to `kind` (None: open ground) as a new version, and with
+        a symmetry ("point", "mirror") their image hexes too; EditError (nothing saved) for a
+        hex off the table or an unknown kind, StaleVersion as ``record``."""
+        old = self.to_spec()
+        spec = paint(old, hexes, kind, current_ruleset().table, symmetry=symmetry or "none")
+        return self.record(spec, expected, before=old.terrain)
+
+    def cycle(
+        self, hex_: Hex, expected: int | None = None, symmetry: str = "none"
+    ) -> TableReport | None:
+        """Move one hex on to the next kind: open, then each kind from the lowest up."""
+        spec = self.to_spec()
+        kind = spec.kind_at(hex_) if hex_ in spec.board else None
+        return self.paint([hex_], next_kind(kind, current_ruleset().table), expected, symmetry)
+
+    def stamp(
+        self,
+        piece_id: str,
+        turn: int,
+        anchor: Hex,
+        expected: int | None = None,
+        symmetry: str = "none",
+    ) -> TableReport | None:
+        """Set a library piece down, turned `turn` steps of 60 degrees with its anchor on
+        `anchor`, over whatever was there (with a symmetry, its image too) as a new version;
+        EditError (nothing saved) when it does not fit, StaleVersion as ``record``."""
+        old = self.to_spec()
+        spec = edits.stamp(old, _library(), piece_id, turn, anchor, symmetry=symmetry or "none")
+        return self.record(spec, expected, before=old.terrain)
+
+    def remove_piece(
+        self, hex_: Hex, expected: int | None = None, symmetry: str = "none"
+    ) -> TableReport | None:
+        """Take away the whole piece on `hex_` (with a symmetry, the one on its image too) as
+        a new version; EditError (nothing saved) when there is none there."""
+        old = self.to_spec()
+        spec = edits.remove_piece(old, hex_, symmetry=symmetry or "none")
+        if spec.terrain == old.terrain:
+            raise EditError(f"there is no piece on {hex_[0]},{hex_[1]}")
+        return self.record(spec, expected, before=old.terrain)
+
+    def rename(self, name: str, expected: int | None = None) -> None:
+        self.record(replace(self.to_spec(), name=name), expected)
+
+    def repair(self, expected: int | None = None) -> tuple[str, ...]:
+        """Mend a table that no longer reads, as a new version: what was changed, one line
+        each (nothing, and nothing saved, when it reads as it is)."""
+        spec, changes = repair_table_document(self.stored_document(), current_ruleset().table)
+        if changes:
+            self.record(spec, expected)
+        return changes
+
+
+def _summary(report: TableReport) -> dict[str, Any]:
+    return report_summary(report) | {"ruleset": current_ruleset().version}
+
+
+def _without_name(document: object) -> object:
+    if isinstance(document, dict):
+        return {key: value for key, value in document.items() if key != "name"}
+    return document
+
+
+class TableRevision(models.Model):
+    """One saved state of a table, for undo and redo."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    document = models.JSONField(encoder=DocumentEncoder, decoder=DocumentDecoder)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "number"], name="one_revision_number_per_table"
+            )
+        ]
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} revision {self.number}"
+
+
+class Pack(Owned, Shareable):
+    """A tournament pack: its tables generated a step at a time, then its setup sheets
+    rendered a few at a time and put together once into the PDF kept for download (see
+    tablegen.packwork). Each step is a compare-and-swap on `version`, so two pages polling
+    one pack cannot both keep their work."""
+
+    quota = Quota("packs", browser=10, account=50)
+
+    name = models.CharField(max_length=120)
+    count = models.PositiveIntegerField()
+    params = models.JSONField()
+    # The generator's state between steps, and the accepted tables as documents.
+    state = models.JSONField(default=dict)
+    tables = models.JSONField(default=list)
+    # How many tables are made: len(tables), kept so that listing packs loads no tables.
+    made = models.PositiveIntegerField(default=0)
+    # How many setup sheets are rendered (kept as PackPart rows until put together).
+    printed = models.PositiveIntegerField(default=0)
+    # The finished PDF and its size in bytes (0 until it is made; pdf is never listed).
+    pdf = models.BinaryField(null=True, blank=True, editable=False)
+    pdf_bytes = models.PositiveIntegerField(default=0)
+    # Grows by one on every step: the compare-and-swap between two pages polling at once.
+    version = models.PositiveBigIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    # The owner's tables copied from the pack's for editing: table number (text) -> Table id.
+    copies = models.JSONField(default=dict)
+
+    objects = OwnedQuerySet["Pack"].as_manager()
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # Its tables are named after it: the same text rule as every table name.
+        self.name = read_name(self.name, "name", "Tournament pack")
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("tablegen:pack", args=[self.pk])
+
+    def get_repair_url(self) -> str:
+        return reverse("tablegen:pack-repair", args=[self.pk])
+
+    def get_raw_url(self) -> str:
+        return reverse("tablegen:pack-zip", args=[self.pk])
+
+    def get_delete_url(self) -> str:
+        return reverse("tablegen:pack-delete", args=[self.pk])
+
+    def get_share_url(self) -> str:
+        return reverse("tablegen:pack-shared", args=[self.share_code])
+
+    @classmethod
+    def start(cls, name: str, count: int, params: Parameters, **owner: Any) -> Pack:
+        """A new pack, its tables still to be made (by ``advance``, a step per view)."""
+        return cls.objects.create(
+            name=name,
+            count=count,
+            params={"seed": params.seed, **params.as_dict()},
+            state=PackState(seed=params.seed).as_json(),
+            **owner,
+        )
+
+    def advance(self) -> None:
+        """Do one bounded step of the pack's work, if any is left (see tablegen.packwork);
+        DamagedRecord if a stored table of the pack no longer reads."""
+        packwork.advance(self)
+
+    def progress(self) -> str:
+        """What is being made, for a download asked for before it exists."""
+        if self.made < self.count:
+            return (
+                f"The pack is being made: {self.made} of {self.count} tables. "
+                "Its downloads are here when it is finished."
+            )
+        return (
+            f"The PDF is being made: {self.printed} of {self.count} sheets. "
+            "It is here to download when it is finished."
+        )
+
+    def zip_of_tables(self) -> bytes:
+        """The pack's tables as stored, one JSON file each (also when they no longer read)."""
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for number, document in enumerate(self.tables, start=1):
+                seed = document.get("seed") if isinstance(document, dict) else None
+                archive.writestr(
+                    f"table-{number:03d}-seed-{seed if isinstance(seed, int) else 'none'}.json",
+                    json.dumps(document, indent=2),
+                )
+        return buffer.getvalue()
+
+    def check_name(self) -> None:
+        """DamagedRecord if the stored name no longer reads (its tables are named after it)."""
+        try:
+            read_name(self.name, "name")
+        except TableDocumentError as error:
+            raise DamagedRecord(self, str(error)) from None
+
+    @property
+    def done(self) -> bool:
+        return self.made >= self.count or bool(self.error)
+
+    @property
+    def percent(self) -> int:
+        return int(100 * self.made / self.count) if self.count else 100
+
+    @property
+    def pdf_ready(self) -> bool:
+        return self.pdf_bytes > 0
+
+    @property
+    def stage(self) -> str:
+        """Where the making of the pack stands, for its page."""
+        if self.measured < self.made:
+            return "measuring"
+        if self.error:
+            return "stopped"
+        if self.made < self.count:
+            return "generating"
+        if self.printed < self.made:
+            return "printing"
+        return "ready" if self.pdf_ready else "putting-together"
+
+    @property
+    def summaries(self) -> list[Any]:
+        """Each table's key metrics and the values the pack keeps close (see
+        tablegen.engine.balance), in the order of `tables`, with the ruleset they were
+        measured under: kept when a table is made, so the pack's page checks no table. They
+        live in `state`, which the list of packs does not load."""
+        state = self.state if isinstance(self.state, dict) else {}
+        summaries = state.get("summaries")
+        return summaries if isinstance(summaries, list) else []
+
+    def state_with(self, summaries: list[Any]) -> dict[str, Any]:
+        """The stored state with `summaries` in it."""
+        return (self.state if isinstance(self.state, dict) else {}) | {"summaries": summaries}
+
+    @property
+    def measured(self) -> int:
+        """How many of the made tables have their summary, under the current ruleset (the
+        first ones: they are measured in order)."""
+        version = current_ruleset().version
+        count = 0
+        for summary in self.summaries[: self.made]:
+            if not (isinstance(summary, dict) and summary.get("ruleset") == version):
+                break
+            count += 1
+        return count
+
+    def table_spec(self, number: int) -> TableSpec:
+        """Table `number` (from 1) as the engine reads it: IndexError if the pack has no such
+        table, DamagedRecord if it no longer reads."""
+        self.check_name()
+        if not isinstance(self.tables, list):
+            raise DamagedRecord(self, "its tables are not a list")
+        if not 1 <= number <= len(self.tables):
+            raise IndexError(number)
+        try:
+            return read_table_document(self.tables[number - 1], current_ruleset().table)
+        except TableDocumentError as error:
+            raise DamagedRecord(self, f"table {number}: {error}") from None
+
+    def table_specs(self) -> list[TableSpec]:
+        """The pack's tables as the engine reads them; DamagedRecord if one no longer reads."""
+        self.check_name()
+        rules = current_ruleset().table
+        if not isinstance(self.tables, list):
+            raise DamagedRecord(self, "its tables are not a list")
+        specs = []
+        for number, document in enumerate(self.tables, start=1):
+            try:
+                specs.append(read_table_document(document, rules))
+            except TableDocumentError as error:
+                raise DamagedRecord(self, f"table {number}: {error}") from None
+        return specs
+
+    def repair(self) -> tuple[str, ...]:
+        """Mend a pack whose name or tables no longer read: what was changed, one line each."""
+        rules = current_ruleset().table
+        changes: list[str] = []
+        name = repair_name(self.name, changes, "Tournament pack")
+        stored = self.tables if isinstance(self.tables, list) else []
+        if not isinstance(self.tables, list):
+            changes.append("tables: not a list, dropped (they are made again)")
+        tables = []
+        for number, document in enumerate(stored, start=1):
+            spec, table_changes = repair_table_document(document, rules)
+            changes += [f"table {number}: {change}" for change in table_changes]
+            tables.append(table_document(spec))
+        if changes:
+            # The sheets and PDF were made from what was stored: they are made again.
+            with transaction.atomic():
+                Pack.objects.filter(pk=self.pk).update(
+                    name=name,
+                    tables=tables,
+                    made=len(tables),
+                    printed=0,
+                    pdf=None,
+                    pdf_bytes=0,
+                    # Measured again from the tables as repaired (a step of the page).
+                    state=self.state_with([]),
+                    version=F("version") + 1,
+                )
+                self.parts.all().delete()
+            self.refresh_from_db()
+        return tuple(changes)
+
+    def replace_table(self, number: int, spec: TableSpec, summary: dict[str, Any]) -> None:
+        """Put `spec` (measured as `summary`) in the place of table `number`, as loaded: a
+        compare-and-swap on the pack's version (StaleVersion, nothing changed, if another
+        request moved the pack on since it was loaded). The setup sheets and the PDF were
+        made from the old table: they are made again. The caller has checked that `spec`
+        fits the pack (tablegen.pack_tables.fit_problems)."""
+        rules = current_ruleset().table
+        document = table_document(read_table_document(table_document(spec), rules))
+        tables = list(self.tables)
+        tables[number - 1] = document
+        summaries = packwork.aligned(self.summaries, len(tables))
+        summaries[number - 1] = summary
+        with transaction.atomic():
+            changed = Pack.objects.filter(pk=self.pk, version=self.version).update(
+                tables=tables,
+                state=self.state_with(summaries),
+                printed=0,
+                pdf=None,
+                pdf_bytes=0,
+                version=F("version") + 1,
+            )
+            if not changed:
+                current = Pack.objects.filter(pk=self.pk).values_list("version", flat=True)
+                raise StaleVersion(current.first() or -1, self.version)
+            self.parts.all().delete()
+        self.refresh_from_db()
+
+    def remember_copy(self, number: int, table: Table) -> None:
+        """Note the owner's copy of table `number`, so the pack's page can offer to put it
+        back. Not a step of the pack (no new version): a note beside its tables, written
+        alone so that it never undoes a step."""
+        copies = dict(self.copies) if isinstance(self.copies, dict) else {}
+        copies[str(number)] = table.pk
+        Pack.objects.filter(pk=self.pk).update(copies=copies)
+        self.copies = copies
+
+    def copy_of(self, number: int) -> int | None:
+        """The id of the table last copied from table `number`, if any (it may be gone)."""
+        found = self.copies.get(str(number)) if isinstance(self.copies, dict) else None
+        return found if isinstance(found, int) else None
+
+
+class PackPart(models.Model):
+    """A few consecutive setup sheets of a pack, as one PDF, kept until the pack's PDF is
+    put together from its parts."""
+
+    pack = models.ForeignKey(Pack, on_delete=models.CASCADE, related_name="parts")
+    first = models.PositiveIntegerField()  # the number in the pack of its first table, from 1
+    sheets = models.PositiveIntegerField()
+    pdf = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pack", "first"], name="one_part_per_pack_table")
+        ]
+        ordering = ["first"]
+
+    def __str__(self) -> str:
+        return f"{self.pack_id} sheets {self.first} to {self.first + self.sheets - 1}"
+
+
+class TerrainBox(Owned):
+    """The terrain an organizer owns: how many of each library piece. Generation, packs and
+    `generate_table --box` use no more than that. Kept as its counts, read back through the
+    box reader (tablegen.engine.boxes) on every write and read."""
+
+    quota = Quota("terrain boxes", browser=5, account=20)
+
+    name = models.CharField(max_length=120)
+    pieces = models.JSONField(default=dict)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = OwnedQuerySet["TerrainBox"].as_manager()
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = "terrain box"
+        verbose_name_plural = "terrain boxes"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tablegen:box", args=[self.pk])
+
+    def to_box(self) -> Box:
+        """The box as the engine reads it; DamagedRecord if the stored one no longer reads
+        (a piece taken out of the library, say)."""
+        try:
+            return read_box_document(self.document(), _library())
+        except BoxError as error:
+            raise DamagedRecord(self, str(error)) from None
+
+    def document(self) -> dict[str, Any]:
+        return {
+            "format": BOX_FORMAT,
+            "version": BOX_VERSION,
+            "name": self.name,
+            "pieces": self.pieces,
+        }
+
+    def set_box(self, box: Box) -> None:
+        """Take the name and counts of `box`, as the reader gives them back (BoxError, and
+        nothing changed, if they would not read)."""
+        canonical = read_box_document(box_document(box), _library())
+        self.name, self.pieces = canonical.name, canonical.pieces
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        read_box_document(self.document(), _library())  # the contract, for any write
+        super().save(*args, **kwargs)
+
+    @property
+    def piece_count(self) -> int:
+        """How many pieces it holds, all kinds together."""
+        return sum(n for n in self.pieces.values() if isinstance(n, int))
+
+    def encoded(self) -> str:
+        """Its counts as the generate page's and pack form's choice carries them."""
+        return encode_counts(self.pieces)
+
+
+def _library() -> TerrainLibrary:
+    return terrain_library(tuple(current_ruleset().table.terrain))
