@@ -1,6 +1,0 @@
-from django.apps import AppConfig
-
-
-class EventsConfig(AppConfig):
-    name = "events"
-    verbose_name = "Events"
