@@ -8,11 +8,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from accounts.ownership import DamagedRecord, QuotaExceeded, owned
+from accounts.storage import StorageFull
 
 
 class OwnershipMiddleware:
     """What a view about owned records may raise, shown to the person who asked: passing
-    their quota (QuotaExceeded), or a stored record that no longer reads (DamagedRecord,
+    their quota (QuotaExceeded) or their storage (StorageFull), or a stored record that no longer reads (DamagedRecord,
     with a repair and a deletion offered to its owner, and nothing to anyone else)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -22,7 +23,7 @@ class OwnershipMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if isinstance(exception, QuotaExceeded):
+        if isinstance(exception, QuotaExceeded | StorageFull):
             return render(request, "quota.html", {"message": str(exception)}, status=403)
         if isinstance(exception, DamagedRecord):
             record = exception.record

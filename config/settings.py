@@ -248,8 +248,14 @@ JOB_LOST_SECONDS = env_int("JOB_LOST_SECONDS", 600, minimum=1)
 # it, in milliseconds (a table usually takes 30 to 300 ms; 0 sends every search that does
 # not find its table at the first candidate to the worker).
 GENERATE_REQUEST_MS = env_int("GENERATE_REQUEST_MS", 1000, minimum=0)
-# Bytes of finished jobs' files kept per owner; past it the oldest files go first.
-JOB_FILES_BYTES_PER_OWNER = env_int("JOB_FILES_BYTES_PER_OWNER", 100_000_000, minimum=1)
+# Bytes of finished jobs' files kept per owner; past it the oldest files go first. Above
+# ACCOUNT_STORAGE_BYTES: an account's export (its documents, without their undo history)
+# always fits.
+JOB_FILES_BYTES_PER_OWNER = env_int("JOB_FILES_BYTES_PER_OWNER", 150_000_000, minimum=1)
+# What one owner stores in all (documents, their undo history, packs, events, jobs' files):
+# accounts.storage.
+ACCOUNT_STORAGE_BYTES = env_int("ACCOUNT_STORAGE_BYTES", 100_000_000, minimum=1)
+BROWSER_STORAGE_BYTES = env_int("BROWSER_STORAGE_BYTES", 20_000_000, minimum=1)
 
 LOGIN_URL = "login"
 # Limits on password guesses and reset e-mails (accounts.attempts); times in seconds.

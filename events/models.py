@@ -15,11 +15,20 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.ownership import DamagedRecord, Owned, OwnedQuerySet, Quota, new_share_code
+from accounts.history import Versioned, document_size
+from accounts.ownership import (
+    DamagedRecord,
+    Owned,
+    OwnedQuerySet,
+    Quota,
+    StaleVersion,
+    new_share_code,
+)
+from accounts.storage import check_room
 from events.checking import Checked, check_for_event, read_snapshot
 from forcebuilder.models import Force
 from onefinity.rules import ForceDocumentError, ForceSpec, current_ruleset
@@ -46,10 +55,14 @@ class EventQuerySet(OwnedQuerySet["Event"]):
     pass
 
 
-class Event(Owned):
-    """A tournament, owned by its organizer. Only accounts organize events."""
+class Event(Owned, Versioned):
+    """A tournament, owned by its organizer. Only accounts organize events. Its version
+    (accounts.history.Versioned) grows on every change of its settings."""
 
     quota = Quota("events", browser=0, account=50)
+    # What it stores, for its organizer's storage (accounts.storage): its players' lists
+    # and its rounds' tables.
+    storage_field = "stored_bytes"
 
     name = models.CharField(max_length=MAX_NAME_LENGTH)
     date = models.DateField()
@@ -61,8 +74,7 @@ class Event(Owned):
     # Set while the whole event is locked: nobody joins, every entry was locked with it.
     locked_at = models.DateTimeField(null=True, blank=True)
     lists_published = models.BooleanField(default=False)
-    # Grows by one on every change of the settings: the stale-tab check.
-    version = models.PositiveBigIntegerField(default=0)
+    stored_bytes = models.PositiveBigIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -129,10 +141,19 @@ class Event(Owned):
             Round.objects.bulk_create(
                 Round(event=current, number=n) for n in range(1, rounds + 1) if n not in have
             )
-            Event.objects.filter(pk=self.pk).update(
-                **fields, version=F("version") + 1, updated=timezone.now()
-            )
+            current.swap(expected, **fields, updated=timezone.now())
         self.refresh_from_db()
+
+    def measure(self, check: bool = True) -> None:
+        """Keep ``stored_bytes`` level with the players' lists and the rounds' tables, and
+        (``check``) StorageFull, inside the caller's transaction, if the organizer's storage
+        is past its bound."""
+        entries = self.entries.aggregate(total=Sum("document_bytes"))["total"] or 0
+        rounds = self.rounds.aggregate(total=Sum("tables_bytes"))["total"] or 0
+        self.stored_bytes = int(entries) + int(rounds)
+        Event.objects.filter(pk=self.pk).update(stored_bytes=self.stored_bytes)
+        if check:
+            check_room(self)
 
     def new_join_code(self) -> None:
         """A new join link; the old one stops working (a leaked link is revoked)."""
@@ -232,6 +253,8 @@ class Entry(models.Model):
     list_name = models.CharField(max_length=120, blank=True)
     faction = models.CharField(max_length=80, blank=True)
     points = models.PositiveIntegerField(null=True, blank=True)
+    # The snapshot's size in bytes, for the organizer's storage.
+    document_bytes = models.PositiveIntegerField(default=0)
     legal = models.BooleanField(null=True, blank=True)
     issues = models.JSONField(default=list, blank=True)
     # The player submitted it knowing it was not legal (the organizer sees the warning).
@@ -314,6 +337,7 @@ class Entry(models.Model):
         changed = checked.document != self.document
         return {
             "document": checked.document,
+            "document_bytes": document_size(checked.document),
             "force_version": force.version,
             "checked_rules": rules_key,
             "list_name": checked.spec.name,
@@ -348,6 +372,7 @@ class Entry(models.Model):
         if written:
             self._apply(fields)
             self.version += 1
+            event.measure(check=False)  # a page view following a list refuses nothing
 
     def freeze(self, event: Event, when: Any) -> None:
         """Lock the entry (inside the caller's transaction, the rows held): the snapshot
@@ -430,6 +455,8 @@ class Entry(models.Model):
                 "changed_at": timezone.now(),
             }
             Entry.objects.filter(pk=self.pk).update(**fields, version=F("version") + 1)
+            # The organizer's storage holds the players' lists: StorageFull undoes this.
+            event.measure()
         self._apply(fields)
         self.version = entry.version + 1
         return checked
@@ -489,16 +516,18 @@ class Entry(models.Model):
         self.refresh_from_db()
 
 
-class Round(models.Model):
+class Round(Versioned):
     """One round of an event: its tables (copied in from a pack or saved tables, so later
-    changes to those do not move a printed round) and its pairings."""
+    changes to those do not move a printed round) and its pairings. Its version
+    (accounts.history.Versioned) grows on every change of its tables or pairings."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     tables = models.JSONField(default=list, blank=True)  # table documents, table 1 first
     tables_source = models.CharField(max_length=200, blank=True)
     published = models.BooleanField(default=False)
-    version = models.PositiveBigIntegerField(default=0)
+    # The tables' size in bytes, for the organizer's storage.
+    tables_bytes = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -528,18 +557,14 @@ class Round(models.Model):
 
     def swap(self, expected: int, **fields: Any) -> None:
         """Write the round only if it is still at version ``expected`` (two organizer tabs
-        cannot both win); StaleEvent otherwise."""
-        changed = Round.objects.filter(pk=self.pk, version=expected).update(
-            **fields, version=F("version") + 1
-        )
-        if not changed:
+        cannot both win); StaleEvent, with the round's words, otherwise."""
+        try:
+            super().swap(expected, **fields)
+        except StaleVersion:
             raise StaleEvent(
                 f"Round {self.number} was changed in another tab or window since your page "
                 "was drawn. Nothing was saved: check the round below and try again."
-            )
-        for name, value in fields.items():
-            setattr(self, name, value)
-        self.version = expected + 1
+            ) from None
 
     def set_tables(self, expected: int, documents: list[dict[str, Any]], source: str) -> None:
         rules = current_ruleset().table
@@ -558,7 +583,13 @@ class Round(models.Model):
                     f"Table {in_use.table} has a pairing, and these tables number only "
                     f"{len(documents)}: change the pairings first."
                 )
-            self.swap(expected, tables=documents, tables_source=source[:200])
+            self.swap(
+                expected,
+                tables=documents,
+                tables_source=source[:200],
+                tables_bytes=document_size(documents),
+            )
+            self.event.measure()
 
 
 class Pairing(models.Model):

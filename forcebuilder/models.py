@@ -1,20 +1,19 @@
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from django.db import models, transaction
-from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.history import RevisionBase, Steps, WithHistory
 from accounts.ownership import (  # noqa: F401  (new_share_code: the 0001 migration)
     DamagedRecord,
     Owned,
     OwnedQuerySet,
     Quota,
     Shareable,
-    StaleVersion,
     new_share_code,
 )
 from forcebuilder.edits import with_keys
@@ -30,25 +29,12 @@ from onefinity.rules import (
 from onefinity.rules.repair import repair_force_document
 from onefinity.rules.ruleset import Ruleset
 
-# How many past versions of a list are kept for undo.
-KEPT_REVISIONS = 100
-# How long the description of an edit may be ("add a trooper to Alpha").
-DESCRIPTION_LENGTH = 200
-
-
-@dataclass(frozen=True)
-class History:
-    """What undo and redo would do: the edits' descriptions, None when there is none."""
-
-    undo: str | None
-    redo: str | None
-
 
 class ForceQuerySet(OwnedQuerySet["Force"]):
     pass
 
 
-class Force(Owned, Shareable):
+class Force(Owned, Shareable, WithHistory):
     """A saved force list: the force document's fields, kept as the engine reads them.
 
     Every write goes through ``set_spec`` and is checked by the force document reader
@@ -63,15 +49,14 @@ class Force(Owned, Shareable):
     ruleset_version = models.CharField(max_length=80)
     points_limit = models.PositiveIntegerField()
     units = models.JSONField(default=list)
-    # Where undo and redo stand: the number of the saved revision shown.
-    revision = models.PositiveIntegerField(default=0)
-    # Grows by one on every write (edits, undo, redo, repair): the stale-tab check. The
-    # revision number cannot serve, since undo followed by an edit reuses a number.
-    version = models.PositiveBigIntegerField(default=0)
+    # version, revision and stored_bytes: accounts.history.WithHistory (every write, undo
+    # and redo a compare-and-swap on the version).
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
     objects = ForceQuerySet.as_manager()
+    # How many past states of a list are kept for undo.
+    KEPT_REVISIONS = 100
 
     class Meta:
         ordering = ["-updated"]
@@ -152,28 +137,24 @@ class Force(Owned, Shareable):
         force.set_spec(spec)
         with transaction.atomic():
             force.save()
-            force.revisions.create(number=0, document=force.document())
+            force.first_revision()
         return force
 
-    def _swap(self, spec: ForceSpec, expected: int, new_revision: int) -> None:
-        """Write the list only if it is still at version `expected`: two tabs cannot both win."""
-        self.set_spec(spec)
+    # --- accounts.history.WithHistory ---------------------------------------------------------
+
+    def stored_document(self) -> dict[str, Any]:
+        return self.document()
+
+    def written_fields(self) -> dict[str, Any]:
         self.updated = timezone.now()
-        changed = Force.objects.filter(pk=self.pk, version=expected).update(
-            name=self.name,
-            faction=self.faction,
-            ruleset_version=self.ruleset_version,
-            points_limit=self.points_limit,
-            units=self.units,
-            revision=new_revision,
-            version=F("version") + 1,
-            updated=self.updated,
-        )
-        if not changed:
-            current = Force.objects.filter(pk=self.pk).values_list("version", flat=True).first()
-            raise StaleVersion(current if current is not None else -1, expected)
-        self.revision = new_revision
-        self.version = expected + 1
+        return {
+            "name": self.name,
+            "faction": self.faction,
+            "ruleset_version": self.ruleset_version,
+            "points_limit": self.points_limit,
+            "units": self.units,
+            "updated": self.updated,
+        }
 
     def record(self, spec: ForceSpec, expected: int | None = None, description: str = "") -> None:
         """Save an edit as a new revision; edits undone before it can no longer be redone.
@@ -183,16 +164,8 @@ class Force(Owned, Shareable):
         `description` says what the edit did, for the undo button ("add a trooper to Alpha").
         """
         expected = self.version if expected is None else expected
-        with transaction.atomic():
-            self._swap(spec, expected, self.revision + 1)
-            self.revisions.filter(number__gte=self.revision).delete()
-            self.revisions.create(
-                number=self.revision,
-                document=self.document(),
-                description=description[:DESCRIPTION_LENGTH],
-            )
-            if self.revision % 10 == 0:
-                self.revisions.filter(number__lte=self.revision - KEPT_REVISIONS).delete()
+        self.set_spec(spec)
+        self.record_revision(expected, description)
 
     def step(self, offset: int, expected: int | None = None) -> str | None:
         """Undo (-1) or redo (+1) by moving to a saved revision: what was undone or redone
@@ -208,8 +181,8 @@ class Force(Owned, Shareable):
         # Undo takes back the revision shown; redo makes the next one again.
         stepped = found.get(self.revision) if offset < 0 else target
         spec, _ = repair_force_document(target.document)
-        with transaction.atomic():
-            self._swap(spec, expected, target.number)
+        self.set_spec(spec)
+        self.step_to(target.number, expected)
         return (stepped.description if stepped else "") or "the last change"
 
     def repair(self, expected: int | None = None) -> tuple[str, ...]:
@@ -219,22 +192,9 @@ class Force(Owned, Shareable):
         self.record(spec, expected, "repair the list")
         return changes
 
-    def can_redo(self) -> bool:
-        return self.revisions.filter(number=self.revision + 1).exists()
-
-    def history(self) -> History:
+    def history(self) -> Steps:
         """What undo and redo would do from here, in one query."""
-        found = dict(
-            self.revisions.filter(number__in=(self.revision, self.revision + 1)).values_list(
-                "number", "description"
-            )
-        )
-        return History(
-            undo=(found.get(self.revision) or "the last change") if self.revision > 0 else None,
-            redo=(found.get(self.revision + 1) or "the next change")
-            if self.revision + 1 in found
-            else None,
-        )
+        return self.steps()
 
     def duplicate(self, **owner: Any) -> Force:
         spec = self.to_spec()
@@ -244,24 +204,18 @@ class Force(Owned, Shareable):
         )
 
 
-class ForceRevision(models.Model):
+class ForceRevision(RevisionBase):
     """One saved state of a list, for undo and redo."""
 
     force = models.ForeignKey(Force, on_delete=models.CASCADE, related_name="revisions")
-    number = models.PositiveIntegerField()
     document = models.JSONField()
-    # What the edit that made this revision did, in the player's words ("" for the first
-    # revision and for revisions saved before descriptions were kept).
-    description = models.CharField(max_length=DESCRIPTION_LENGTH, blank=True, default="")
-    created = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
+    class Meta(RevisionBase.Meta):
         constraints = [
             models.UniqueConstraint(
                 fields=["force", "number"], name="one_revision_number_per_force"
             )
         ]
-        ordering = ["number"]
 
     def __str__(self) -> str:
         return f"{self.force_id} revision {self.number}"

@@ -10,10 +10,12 @@ from dataclasses import replace
 from typing import Any
 
 from django.db import models, transaction
-from django.db.models import F
+from django.db.models import F, Sum
+from django.db.models.functions import Length
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.history import RevisionBase, WithHistory, document_size
 from accounts.ownership import (
     DamagedRecord,
     Owned,
@@ -22,6 +24,7 @@ from accounts.ownership import (
     Shareable,
     StaleVersion,
 )
+from accounts.storage import check_room
 from onefinity.fastjson import DocumentDecoder, DocumentEncoder
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Hex
@@ -50,9 +53,6 @@ from tablegen.engine.tables import (
     read_table_document,
     table_document,
 )
-
-# Revisions of a table kept for undo (older ones are dropped every ten edits).
-KEPT_REVISIONS = 50
 
 # The last reading of a few tables' documents in this process: the next edit of a table
 # (most often the same player's next click) finds its reading here instead of reading its
@@ -84,7 +84,7 @@ def _remember(pk: int | None, document: Any, name: str, rules: TableRules, spec:
             _READINGS.popitem(last=False)
 
 
-class Table(Owned, Shareable):
+class Table(Owned, Shareable, WithHistory):
     """A saved hex table, kept as its table document.
 
     Every write goes through ``set_spec`` (or at least ``save``), which runs the table
@@ -97,11 +97,8 @@ class Table(Owned, Shareable):
     name = models.CharField(max_length=120)
     # Read and written with orjson (onefinity.fastjson): a large table's document is 50 KB.
     document = models.JSONField(encoder=DocumentEncoder, decoder=DocumentDecoder)
-    # Grows by one on every write (terrain, rename, repair, undo, redo): the stale-tab check.
-    version = models.PositiveBigIntegerField(default=0)
-    # Where undo and redo stand: the number of the saved revision shown (the version cannot
-    # serve, since undo followed by an edit reuses a number).
-    revision = models.PositiveIntegerField(default=0)
+    # version, revision and stored_bytes: accounts.history.WithHistory (every write, undo
+    # and redo a compare-and-swap on the version).
     # The report's summary for the list of tables (see report_summary), with the ruleset
     # it was checked under; {} until checked. Derived from the document: kept current by
     # every write, and by the pages that check the table anyway.
@@ -110,6 +107,8 @@ class Table(Owned, Shareable):
     updated = models.DateTimeField(auto_now=True)
 
     objects = OwnedQuerySet["Table"].as_manager()
+    # How many past states of a table are kept for undo.
+    KEPT_REVISIONS = 50
     # The document last read (or written), the name and ruleset it was read with, and what
     # it read as: see ``to_spec``.
     _read: tuple[object, str, object, TableSpec]
@@ -221,7 +220,14 @@ class Table(Owned, Shareable):
     def save(self, *args: Any, **kwargs: Any) -> None:
         # The contract, for writes that skip set_spec: nothing the reader refuses is saved.
         read_table_document(self.stored_document(), current_ruleset().table)
-        super().save(*args, **kwargs)
+        if not self._state.adding:
+            super().save(*args, **kwargs)
+            return
+        # A new table counts in its owner's storage: StorageFull undoes it.
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            self._measure()
+            check_room(self)
 
     def record(
         self,
@@ -241,16 +247,9 @@ class Table(Owned, Shareable):
             return None
         previous = self.stored_document()
         report = self.set_spec(spec, before=before)
-        with transaction.atomic():
-            self._swap(expected, self.revision + 1)
-            # A table saved before its first edit gets its first revision now, so that the
-            # edit can be undone whichever way the table was made.
-            if not self.revisions.filter(number=self.revision - 1).exists():
-                self.revisions.create(number=self.revision - 1, document=previous)
-            self.revisions.filter(number__gte=self.revision).delete()
-            self.revisions.create(number=self.revision, document=self.stored_document())
-            if self.revision % 10 == 0:
-                self.revisions.filter(number__lte=self.revision - KEPT_REVISIONS).delete()
+        # A table saved before its first edit gets its first revision now (``previous``),
+        # so that the edit can be undone whichever way the table was made.
+        self.record_revision(expected, previous=previous)
         # Known now without asking the database again (the editor's undo bar asks): the
         # revision before this one is there, none after it.
         self._steps = (self.version, True, False)
@@ -264,22 +263,15 @@ class Table(Owned, Shareable):
             return False
         return current == spec and list(current.params) == list(spec.params)
 
-    def _swap(self, expected: int, revision: int) -> None:
-        """Write the table as set, only if it is still at version `expected`."""
+    def written_fields(self) -> dict[str, Any]:
+        """What an edit writes (accounts.history.WithHistory)."""
         self.updated = timezone.now()
-        changed = Table.objects.filter(pk=self.pk, version=expected).update(
-            name=self.name,
-            document=self.document,
-            summary=self.summary,
-            revision=revision,
-            version=F("version") + 1,
-            updated=self.updated,
-        )
-        if not changed:
-            current = Table.objects.filter(pk=self.pk).values_list("version", flat=True).first()
-            raise StaleVersion(current if current is not None else -1, expected)
-        self.version = expected + 1
-        self.revision = revision
+        return {
+            "name": self.name,
+            "document": self.document,
+            "summary": self.summary,
+            "updated": self.updated,
+        }
 
     def step(self, offset: int, expected: int | None = None) -> bool:
         """Undo (-1) or redo (+1) by moving to a saved revision (a new version, the same
@@ -291,8 +283,7 @@ class Table(Owned, Shareable):
             return False
         spec, _ = repair_table_document(target.document, current_ruleset().table)
         self.set_spec(spec)
-        with transaction.atomic():
-            self._swap(expected, target.number)
+        self.step_to(target.number, expected)
         return True
 
     def _known_steps(self) -> tuple[bool, bool] | None:
@@ -382,27 +373,28 @@ def _without_name(document: object) -> object:
     return document
 
 
-class TableRevision(models.Model):
+class TableRevision(RevisionBase):
     """One saved state of a table, for undo and redo."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="revisions")
-    number = models.PositiveIntegerField()
     document = models.JSONField(encoder=DocumentEncoder, decoder=DocumentDecoder)
-    created = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
+    class Meta(RevisionBase.Meta):
         constraints = [
             models.UniqueConstraint(
                 fields=["table", "number"], name="one_revision_number_per_table"
             )
         ]
-        ordering = ["number"]
 
     def __str__(self) -> str:
         return f"{self.table_id} revision {self.number}"
 
 
 class Pack(Owned, Shareable):
+    # What it stores, for its owner's storage (accounts.storage): its tables, the parts of
+    # its PDF being made, the PDF.
+    storage_field = "stored_bytes"
+
     """A tournament pack: its tables generated a step at a time, then its setup sheets
     rendered a few at a time and put together once into the PDF kept for download (see
     tablegen.packwork). Each step is a compare-and-swap on `version`, so two pages polling
@@ -423,6 +415,7 @@ class Pack(Owned, Shareable):
     # The finished PDF and its size in bytes (0 until it is made; pdf is never listed).
     pdf = models.BinaryField(null=True, blank=True, editable=False)
     pdf_bytes = models.PositiveIntegerField(default=0)
+    stored_bytes = models.PositiveBigIntegerField(default=0)
     # Grows by one on every step: the compare-and-swap between two pages polling at once.
     version = models.PositiveBigIntegerField(default=0)
     error = models.TextField(blank=True)
@@ -460,14 +453,25 @@ class Pack(Owned, Shareable):
 
     @classmethod
     def start(cls, name: str, count: int, params: Parameters, **owner: Any) -> Pack:
-        """A new pack, its tables still to be made (by ``advance``, a step per view)."""
-        return cls.objects.create(
-            name=name,
-            count=count,
-            params={"seed": params.seed, **params.as_dict()},
-            state=PackState(seed=params.seed).as_json(),
-            **owner,
-        )
+        """A new pack, its tables still to be made (by the worker: tablegen.jobs);
+        StorageFull (nothing made) when its owner's storage is already full."""
+        with transaction.atomic():
+            pack = cls.objects.create(
+                name=name,
+                count=count,
+                params={"seed": params.seed, **params.as_dict()},
+                state=PackState(seed=params.seed).as_json(),
+                **owner,
+            )
+            check_room(pack)
+        return pack
+
+    def measure(self) -> None:
+        """Keep ``stored_bytes`` level with the pack's tables, PDF parts and PDF (a pack is
+        bounded by its 200 tables: it is counted, never refused, as it is made)."""
+        parts = self.parts.aggregate(total=Sum(Length("pdf")))["total"] or 0
+        self.stored_bytes = document_size(self.tables) + self.pdf_bytes + int(parts)
+        Pack.objects.filter(pk=self.pk).update(stored_bytes=self.stored_bytes)
 
     def advance(self) -> None:
         """Do one bounded step of the pack's work, if any is left (see tablegen.packwork);
@@ -612,6 +616,7 @@ class Pack(Owned, Shareable):
                 )
                 self.parts.all().delete()
             self.refresh_from_db()
+            self.measure()
         return tuple(changes)
 
     def replace_table(self, number: int, spec: TableSpec, summary: dict[str, Any]) -> None:
@@ -640,6 +645,7 @@ class Pack(Owned, Shareable):
                 raise StaleVersion(current.first() or -1, self.version)
             self.parts.all().delete()
         self.refresh_from_db()
+        self.measure()
 
     def remember_copy(self, number: int, table: Table) -> None:
         """Note the owner's copy of table `number`, so the pack's page can offer to put it

@@ -58,6 +58,7 @@ def advance(pack: Pack) -> None:
         _print(pack)
     else:
         _put_together(pack)
+    pack.measure()  # what it stores, for its owner's storage
 
 
 def _swap(pack: Pack, **fields: Any) -> bool:

@@ -155,7 +155,7 @@ def test_a_new_edit_after_undo_drops_the_redo_branch(owner_client, force):
     owner_client.post(f"/forces/{force.pk}/undo/")
     edit(owner_client, force, action="rename-unit", unit=0, name="Charlie")
     force.refresh_from_db()
-    assert not force.can_redo()
+    assert force.history().redo is None
     assert list(force.revisions.values_list("number", flat=True)) == [0, 1]
 
 
