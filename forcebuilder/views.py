@@ -100,6 +100,8 @@ def _editor_context(
         "odds_open": odds_open or odds.asked or "odds" in open_keys,
         "factions": list(sheet.ruleset.factions.values()),
         "focus": focus,
+        # The trooper whose loadout is open beside the list (the page sends its key along).
+        "panel": sheet.open_trooper(),
     }
 
 
@@ -242,7 +244,9 @@ ADDING = frozenset(
 def _focus_for(concerns: str) -> str:
     """The row to focus when the control that made a change is gone (a removed trooper)."""
     kind, _, key = concerns.partition("-")
-    return f"sum-{key}" if kind in ("unit", "trooper") and key else ""
+    if not key:
+        return ""
+    return {"unit": f"sum-{key}", "trooper": f"row-{key}"}.get(kind, "")
 
 
 @require_POST
@@ -302,8 +306,9 @@ def _step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
 
 
 def _trooper_page(request: HtmxHttpRequest, force: Force, key: str) -> HttpResponse:
-    """One trooper's row, open: class, name, stat line and loadout picker. htmx fetches it
-    into the editor when the row is opened; without JavaScript it is a page of its own."""
+    """One trooper's loadout: class, name, stat line and loadout picker. The editor fetches
+    it into its panel when the trooper's row is tapped; without JavaScript it is a page of
+    its own."""
     spec = force.to_spec()
     try:
         u, t = find_trooper(spec, key)  # its id, or its position key (t.0.1)
@@ -321,7 +326,7 @@ def _trooper_page(request: HtmxHttpRequest, force: Force, key: str) -> HttpRespo
         "inline": bool(request.htmx),
     }
     if request.htmx:
-        return render(request, "forcebuilder/trooper_body.html", context)
+        return render(request, "forcebuilder/loadout_panel.html", context)
     return render(request, "forcebuilder/loadout.html", context)
 
 
