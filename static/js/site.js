@@ -4,6 +4,38 @@
 
 document.documentElement.classList.add("js");
 
+// --- The site's menu on a narrow screen ------------------------------------------------------
+//
+// A disclosure: the button says whether the links are shown; Escape hides them and gives
+// focus back to the button, and so does leaving them. (On a wide screen the button is not
+// drawn and the links always show.)
+
+const menuButton = document.querySelector("button.menu-toggle[aria-controls]");
+const mainNav = menuButton && document.getElementById(menuButton.getAttribute("aria-controls"));
+
+function showMenu(open) {
+  menuButton.setAttribute("aria-expanded", String(open));
+  mainNav.classList.toggle("open", open);
+}
+
+if (menuButton && mainNav) {
+  menuButton.hidden = false;
+  menuButton.addEventListener("click", () => showMenu(menuButton.getAttribute("aria-expanded") !== "true"));
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || menuButton.getAttribute("aria-expanded") !== "true") return;
+    event.preventDefault(); // the menu closes first (not a trooper's loadout)
+    showMenu(false);
+    menuButton.focus();
+  });
+  const header = menuButton.closest("header");
+  header.addEventListener("focusout", (event) => {
+    if (!header.contains(event.relatedTarget) && event.relatedTarget) showMenu(false);
+  });
+  document.addEventListener("click", (event) => {
+    if (!header.contains(event.target)) showMenu(false);
+  });
+}
+
 // --- Small conveniences ----------------------------------------------------------------------
 
 function say(near, text) {
