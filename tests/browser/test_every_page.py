@@ -16,6 +16,7 @@ from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from events.models import Event
+from forcebuilder.models import Force
 from jobs.models import Job
 from tests.browser.conftest import PHONE, screenshot, settled
 from tests.browser.quality import ROOT, axe_violations, markup_errors
@@ -87,7 +88,11 @@ def site(django_user_model, live_server) -> dict[str, Any]:
     assert organizer.get(f"/events/{event.pk}/rosters.pdf").status_code == 200
     job = Job.objects.filter(owner=users["orga"]).latest("pk")
     open_event = make_event(users["orga"], name="Autumn Cup", round_count=2)
+    # A list saved in a form the reader no longer takes: shown as damaged, with a repair.
+    damaged = make_force(users["alice"], "Old list")
+    Force.objects.filter(pk=damaged.pk).update(units=[{"type": "medium-infantry", "troopers": 3}])
     return {
+        "damaged": damaged,
         "users": users,
         "event": event,
         "open_event": open_event,
@@ -153,6 +158,8 @@ def test_every_page_passes_axe_and_the_nu_html_checker(
             "submitted-list": event.entries.get(player=users["alice"]).get_snapshot_url(),
             "join-signed-in": site["open_event"].get_join_url(),
             "my-jobs": "/jobs/",
+            "my-lists-with-a-damaged-one": "/forces/",
+            "damaged-list": f"/forces/{site['damaged'].pk}/",
         },
         "orga": {
             "new-event": "/events/new/",
@@ -173,6 +180,8 @@ def test_every_page_passes_axe_and_the_nu_html_checker(
         page = new_page(context)
         for name, path in paths.items():
             page.goto(base + path)
+            if name == "damaged-list":
+                expect(page.get_by_role("heading", level=1)).to_contain_text("cannot be shown")
             judge.look(page, name, suffix, page.request.get(base + path).text() if markup else None)
         context.close()
     for name, page, html in pages_showing_a_message(browser, base, viewport, suffix, site):
