@@ -24,6 +24,7 @@ from accounts.ownership import DamagedRecord, Owned, OwnedQuerySet, Quota, new_s
 from events.checking import Checked, check_for_event, read_snapshot
 from forcebuilder.models import Force
 from onefinity.rules import ForceDocumentError, ForceSpec, current_ruleset
+from onefinity.wording import problem_in_words
 from tablegen.engine.tables import TableDocumentError, TableSpec, read_table_document
 
 # The bounds of an event, at the door and in the database.
@@ -328,7 +329,7 @@ class Entry(models.Model):
         try:
             return read_snapshot(self.document)
         except ForceDocumentError as error:
-            raise DamagedRecord(self, str(error)) from None
+            raise DamagedRecord(self, problem_in_words(error)) from None
 
     def _snapshot_fields(self, checked: Checked, force: Force, rules_key: str) -> dict[str, Any]:
         changed = checked.document != self.document

@@ -20,6 +20,7 @@ from accounts.ownership import (  # noqa: F401  (new_share_code: the 0001 migrat
 from forcebuilder.edits import with_keys
 from onefinity.rules import ForceDocumentError, ForceSpec, force_document, read_force_document
 from onefinity.rules.repair import repair_force_document
+from onefinity.wording import problem_in_words
 
 # How many past versions of a list are kept for undo.
 KEPT_REVISIONS = 100
@@ -102,7 +103,7 @@ class Force(Owned, Shareable):
         try:
             return read_force_document(self.document())
         except ForceDocumentError as error:
-            raise DamagedRecord(self, str(error)) from None
+            raise DamagedRecord(self, problem_in_words(error)) from None
 
     def set_spec(self, spec: ForceSpec) -> None:
         """Take the list's fields from ``spec``, as the reader gives them back: ForceDocumentError

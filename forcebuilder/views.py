@@ -41,6 +41,7 @@ from onefinity.rules import (
 )
 from onefinity.rules.ruleset import Ruleset, version_key
 from onefinity.rules.upgrade import move_force
+from onefinity.wording import problem_in_words
 
 
 def _ruleset_of(force: Force) -> Ruleset:
@@ -273,7 +274,7 @@ def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _refused(request, force, str(error))
     except ForceDocumentError as error:
         # The same reader that reads the list back refused the edit: it is not saved.
-        return _refused(request, force, f"That change cannot be saved: {error}.")
+        return _refused(request, force, f"That change cannot be saved: {problem_in_words(error)}.")
     except StaleVersion as error:
         return _stale(request, force, error)
     if request.htmx:
@@ -396,7 +397,9 @@ def move_ruleset(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _stale(request, force, error)
     except ForceDocumentError as error:
         return _refused(
-            request, force, f"The list cannot move to ruleset {current.version}: {error}."
+            request,
+            force,
+            f"The list cannot move to ruleset {current.version}: {problem_in_words(error)}.",
         )
     messages.success(request, f"Moved to ruleset {current.version}.")
     return redirect(force)
