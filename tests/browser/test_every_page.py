@@ -241,6 +241,7 @@ def pages_showing_a_message(browser: Browser, base: str, viewport, suffix: str, 
     page.get_by_role("button", name="Lock every list").click()
     settled(page)
     text = shown(page, "Locked. 0 lists frozen now; 1 player has submitted none.")
+    expect(page.locator("#print")).to_contain_text("No submitted list is locked")
     screenshot(page, f"dashboard-locked-message-{suffix}")
     yield "message-event-locked", page, text
     page.context.close()
