@@ -11,6 +11,7 @@ organizer's pages say when the two differ.
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -32,6 +33,7 @@ from accounts.storage import check_room
 from events.checking import Checked, check_for_event, read_snapshot
 from forcebuilder.models import Force
 from onefinity.rules import ForceDocumentError, ForceSpec, current_ruleset
+from onefinity.wording import problem_in_words
 from tablegen.engine.tables import TableDocumentError, TableSpec, read_table_document
 
 # The bounds of an event, at the door and in the database.
@@ -53,6 +55,22 @@ class StaleEvent(EventRefusal):
 
 class EventQuerySet(OwnedQuerySet["Event"]):
     pass
+
+
+@dataclass(frozen=True)
+class Locked:
+    """What locking an event did: the submitted lists it froze, and the players it locked
+    who had submitted none (registered players are counted apart from lists)."""
+
+    lists: int
+    without_list: int
+
+    def __str__(self) -> str:
+        said = f"{self.lists} list{'s' if self.lists != 1 else ''} frozen now"
+        if self.without_list:
+            players = "player has" if self.without_list == 1 else "players have"
+            said += f"; {self.without_list} {players} submitted none"
+        return said
 
 
 class Event(Owned, Versioned):
@@ -181,20 +199,23 @@ class Event(Owned, Versioned):
                 )
             return Entry.objects.create(event=event, player=player)
 
-    def lock_all(self) -> int:
+    def lock_all(self) -> Locked:
         """Lock the event and every entry, freezing each submitted list as it stands now;
-        how many entries were newly locked."""
+        how many lists were newly frozen, and how many players newly locked had none."""
         with transaction.atomic():
             event = Event.objects.select_for_update().get(pk=self.pk)
             now = timezone.now()
-            newly = 0
+            lists = without_list = 0
             for entry in event.entries.select_for_update(of=("self",)).select_related("force"):
                 if entry.locked_at is None:
                     entry.freeze(event, now)
-                    newly += 1
+                    if entry.submitted:
+                        lists += 1
+                    else:
+                        without_list += 1
             Event.objects.filter(pk=self.pk).update(locked_at=now)
             self.locked_at = now
-        return newly
+        return Locked(lists, without_list)
 
     def unlock_all(self) -> None:
         """Every player may change their list again; the list reveal closes with it (a
@@ -331,7 +352,7 @@ class Entry(models.Model):
         try:
             return read_snapshot(self.document)
         except ForceDocumentError as error:
-            raise DamagedRecord(self, str(error)) from None
+            raise DamagedRecord(self, problem_in_words(error)) from None
 
     def _snapshot_fields(self, checked: Checked, force: Force, rules_key: str) -> dict[str, Any]:
         changed = checked.document != self.document

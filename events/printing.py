@@ -31,6 +31,7 @@ from events.models import Entry, Event, Pairing, Round, TableDocumentError
 from forcebuilder.printing import qr_svg
 from forcebuilder.sheets import ForceSheet, force_sheet
 from onefinity.downloads import csv_text, file_stem, printed_once, render_pdf
+from onefinity.wording import problem_in_words
 from tablegen.engine.render import svg
 
 # A roster lays out in about 0.13 s, a sheet in 0.1 s, a table map in 0.3 s (once per file,
@@ -126,7 +127,7 @@ class Maps:
         try:
             spec = round_.table_spec(table)
         except TableDocumentError as error:
-            return None, f"The stored table does not read ({error})."
+            return None, f"The stored table does not read: {problem_in_words(error)}."
         if spec is None:
             return None, "No table map is attached to this table."
         key = hashlib.sha256(

@@ -42,6 +42,7 @@ from events.pairings import (
 )
 from onefinity.http import HtmxHttpRequest, record_id
 from onefinity.rules.text import whole_number
+from onefinity.wording import problem_in_words
 from tablegen.engine.tables import table_document
 from tablegen.models import Pack, Table
 
@@ -148,7 +149,9 @@ def round_tables(request: HtmxHttpRequest, event_id: int, round_number: int) -> 
     try:
         round_.set_tables(sent_version(request), documents, label)
     except TableDocumentError as error:
-        return _round_refused(request, event, round_, [f"A table does not read: {error}."])
+        return _round_refused(
+            request, event, round_, [f"A table does not read: {problem_in_words(error)}."]
+        )
     except EventRefusal as refusal:
         return _round_refused(request, event, round_, [str(refusal)])
     messages.success(

@@ -293,11 +293,10 @@ def event_lock(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     event = organized(request, event_id)
     change = request.POST.get("change")
     if change == "lock":
-        count = event.lock_all()
+        locked = event.lock_all()
         messages.success(
             request,
-            f"Locked. {count} entr{'ies' if count != 1 else 'y'} frozen now; later changes to "
-            "players' lists do not change what they submitted.",
+            f"Locked. {locked}. Later changes to players' lists do not change what they submitted.",
         )
     elif change == "unlock":
         event.unlock_all()

@@ -12,6 +12,7 @@ from accounts.parts import AccountFileError, AccountPart, Damaged, register
 from forcebuilder.models import Force
 from onefinity.examples import example_forces
 from onefinity.rules import ForceDocumentError, ForceSpec, library, read_force_document
+from onefinity.wording import problem_in_words
 
 
 def _count(request: HttpRequest) -> int:
@@ -35,10 +36,10 @@ def _read(items: list[Any]) -> list[ForceSpec]:
         try:
             spec = read_force_document(item)
         except ForceDocumentError as error:
-            raise AccountFileError(f"forces[{i}]: {error}") from None
+            raise AccountFileError(f"List {i + 1}: {problem_in_words(error)}") from None
         if library().get(spec.ruleset) is None:
             raise AccountFileError(
-                f"forces[{i}]: ruleset {spec.ruleset} is not known to this site."
+                f"List {i + 1}: ruleset {spec.ruleset} is not known to this site."
             )
         specs.append(spec)
     return specs

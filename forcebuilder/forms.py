@@ -8,6 +8,7 @@ from onefinity.rules import ForceDocumentError, ForceSpec, library, read_force_d
 from onefinity.rules.force import MAX_NAME_LENGTH, MAX_POINTS_LIMIT
 from onefinity.rules.jsontext import JsonTextError, parse_json
 from onefinity.rules.text import normalize_name, text_problem
+from onefinity.wording import problem_in_words
 
 MAX_IMPORT_BYTES = 100_000
 
@@ -80,7 +81,7 @@ class ImportForm(forms.Form):
             spec = read_force_document(document)
         except ForceDocumentError as error:
             raise forms.ValidationError(
-                f"This is not a force document we can read: {error}."
+                f"This is not a force document we can read: {problem_in_words(error)}."
             ) from None
         if library().get(spec.ruleset) is None:
             known = ", ".join(sorted(library().rulesets))

@@ -28,6 +28,7 @@ from onefinity.rules import (
 )
 from onefinity.rules.repair import repair_force_document
 from onefinity.rules.ruleset import Ruleset
+from onefinity.wording import problem_in_words
 
 
 class ForceQuerySet(OwnedQuerySet["Force"]):
@@ -96,7 +97,7 @@ class Force(Owned, Shareable, WithHistory):
         try:
             return read_force_document(self.document())
         except ForceDocumentError as error:
-            raise DamagedRecord(self, str(error)) from None
+            raise DamagedRecord(self, problem_in_words(error)) from None
 
     def ruleset(self) -> Ruleset:
         """The ruleset the list is built under (the current one if it is no longer shipped)."""

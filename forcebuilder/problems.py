@@ -33,6 +33,8 @@ class Fix:
 class Link:
     label: str
     anchor: str
+    # A trooper's key: the link opens its loadout rather than scrolling to an anchor.
+    trooper: str = ""
 
 
 @dataclass
@@ -50,7 +52,7 @@ class Problem:
 
 
 def _trooper_link(unit: UnitSheet, trooper: TrooperSheet) -> Link:
-    return Link(f"{trooper.label} in {unit.short_label}", trooper.element_id)
+    return Link(f"{trooper.label} in {unit.short_label}", trooper.element_id, trooper.key)
 
 
 def _unit_link(unit: UnitSheet) -> Link:

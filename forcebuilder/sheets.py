@@ -102,6 +102,10 @@ class TrooperSheet:
     open: bool = False
     # The editor's problems about this trooper (forcebuilder.problems), with their fixes.
     problems: list[Any] = field(default_factory=list)
+    # The editor's row it is drawn in (troopers alike share one: its first's key), and how
+    # many troopers that row stands for.
+    row_key: str = ""
+    alike: int = 1
 
     @property
     def label(self) -> str:
@@ -292,6 +296,10 @@ class ForceSheet:
     @property
     def troopers(self) -> list[tuple[UnitSheet, TrooperSheet]]:
         return [(unit, trooper) for unit in self.units for trooper in unit.troopers]
+
+    def open_trooper(self) -> tuple[UnitSheet, TrooperSheet] | None:
+        """The trooper whose loadout the editor's panel shows (the first open one)."""
+        return next(((u, t) for u, t in self.troopers if t.open), None)
 
     def card_pages(self, per_page: int = CARDS_PER_PAGE) -> list[list[tuple[int, Any, Any, Any]]]:
         """The trooper cards, a page at a time: (slot on the page, unit, trooper, rule
@@ -538,6 +546,9 @@ def _groups(troopers: list[TrooperSheet]) -> list[TrooperGroup]:
             groups[likeness].members.append(trooper)
         else:
             groups[likeness] = TrooperGroup([trooper])
+    for group in groups.values():
+        for member in group.members:
+            member.row_key, member.alike = group.key, group.count
     return list(groups.values())
 
 

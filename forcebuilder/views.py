@@ -45,6 +45,7 @@ from onefinity.rules import (
 )
 from onefinity.rules.ruleset import Ruleset, version_key
 from onefinity.rules.upgrade import move_force
+from onefinity.wording import problem_in_words
 
 
 def _ruleset_of(force: Force) -> Ruleset:
@@ -103,6 +104,8 @@ def _editor_context(
         "odds_open": odds_open or odds.asked or "odds" in open_keys,
         "factions": list(sheet.ruleset.factions.values()),
         "focus": focus,
+        # The trooper whose loadout is open beside the list (the page sends its key along).
+        "panel": sheet.open_trooper(),
     }
 
 
@@ -245,7 +248,9 @@ ADDING = frozenset(
 def _focus_for(concerns: str) -> str:
     """The row to focus when the control that made a change is gone (a removed trooper)."""
     kind, _, key = concerns.partition("-")
-    return f"sum-{key}" if kind in ("unit", "trooper") and key else ""
+    if not key:
+        return ""
+    return {"unit": f"sum-{key}", "trooper": f"row-{key}"}.get(kind, "")
 
 
 @require_POST
@@ -272,7 +277,7 @@ def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _refused(request, force, str(error))
     except ForceDocumentError as error:
         # The same reader that reads the list back refused the edit: it is not saved.
-        return _refused(request, force, f"That change cannot be saved: {error}.")
+        return _refused(request, force, f"That change cannot be saved: {problem_in_words(error)}.")
     except StaleVersion as error:
         return _stale(request, force, error)
     if request.htmx:
@@ -305,8 +310,9 @@ def _step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
 
 
 def _trooper_page(request: HtmxHttpRequest, force: Force, key: str) -> HttpResponse:
-    """One trooper's row, open: class, name, stat line and loadout picker. htmx fetches it
-    into the editor when the row is opened; without JavaScript it is a page of its own."""
+    """One trooper's loadout: class, name, stat line and loadout picker. The editor fetches
+    it into its panel when the trooper's row is tapped; without JavaScript it is a page of
+    its own."""
     spec = force.to_spec()
     try:
         u, t = find_trooper(spec, key)  # its id, or its position key (t.0.1)
@@ -324,7 +330,7 @@ def _trooper_page(request: HtmxHttpRequest, force: Force, key: str) -> HttpRespo
         "inline": bool(request.htmx),
     }
     if request.htmx:
-        return render(request, "forcebuilder/trooper_body.html", context)
+        return render(request, "forcebuilder/loadout_panel.html", context)
     return render(request, "forcebuilder/loadout.html", context)
 
 
@@ -394,7 +400,9 @@ def move_ruleset(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _stale(request, force, error)
     except ForceDocumentError as error:
         return _refused(
-            request, force, f"The list cannot move to ruleset {current.version}: {error}."
+            request,
+            force,
+            f"The list cannot move to ruleset {current.version}: {problem_in_words(error)}.",
         )
     messages.success(request, f"Moved to ruleset {current.version}.")
     return redirect(force)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django import template
 
+from onefinity.wording import place_in_words as _place_in_words
+
 register = template.Library()
 
 
@@ -16,3 +18,9 @@ def signed(value: int) -> str:
 def article(word: str) -> str:
     """'a' or 'an' before a word, as it is spoken often enough: 'an Engineer', 'a TAG'."""
     return "an" if word[:1].upper() in "AEIOU" else "a"
+
+
+@register.filter
+def place_in_words(path: str) -> str:
+    """A rule's path, ``units[1].troopers[0]``, as "unit 2, trooper 1"."""
+    return _place_in_words(path)

@@ -4,6 +4,38 @@
 
 document.documentElement.classList.add("js");
 
+// --- The site's menu on a narrow screen ------------------------------------------------------
+//
+// A disclosure: the button says whether the links are shown; Escape hides them and gives
+// focus back to the button, and so does leaving them. (On a wide screen the button is not
+// drawn and the links always show.)
+
+const menuButton = document.querySelector("button.menu-toggle[aria-controls]");
+const mainNav = menuButton && document.getElementById(menuButton.getAttribute("aria-controls"));
+
+function showMenu(open) {
+  menuButton.setAttribute("aria-expanded", String(open));
+  mainNav.classList.toggle("open", open);
+}
+
+if (menuButton && mainNav) {
+  menuButton.hidden = false;
+  menuButton.addEventListener("click", () => showMenu(menuButton.getAttribute("aria-expanded") !== "true"));
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || menuButton.getAttribute("aria-expanded") !== "true") return;
+    event.preventDefault(); // the menu closes first (not a trooper's loadout)
+    showMenu(false);
+    menuButton.focus();
+  });
+  const header = menuButton.closest("header");
+  header.addEventListener("focusout", (event) => {
+    if (!header.contains(event.relatedTarget) && event.relatedTarget) showMenu(false);
+  });
+  document.addEventListener("click", (event) => {
+    if (!header.contains(event.target)) showMenu(false);
+  });
+}
+
 // --- Small conveniences ----------------------------------------------------------------------
 
 function say(near, text) {
@@ -60,35 +92,57 @@ revealHelpers(document);
 // Every change is a POST that redraws the editor region. htmx's own queue cannot serialise
 // them: a queued request belongs to an element the previous answer has replaced, and htmx
 // drops requests of removed elements (fast input was lost). So changes are queued here,
-// with their form values taken when the player made them, and sent one at a time.
+// with their form values taken when the player made them, and sent one at a time, in the
+// order they were made: every click counts (eight quick clicks on "+" are eight troopers).
 //
 // Each change carries the version of the list the page showed (a compare-and-swap). A
 // change queued behind one from this same tab saw the version before it; when that one is
 // saved, the queued one is moved onto the new version, because this tab made both. A
 // refusal (another tab changed the list) drops the queue: the player sees the latest list.
+//
+// Opening a trooper's loadout (a panel beside the list, a sheet from the bottom on a phone)
+// goes through the same queue: it is drawn after the changes made before it, and the
+// changes after it redraw it.
 
 const editorState = {
   queue: [],
   waiting: new Map(), // changes held back a moment so quick ones merge (a class menu)
-  sending: false,
-  reissuing: false,
+  sending: null, // the element the change being sent came from (its answer's source)
+  anchor: null, // the control in use and where it was on the screen, across a redraw
   chain: new Set(), // versions reached by this tab's own saved changes
   remembered: new Map(), // open or closed <details> of the editor, kept across redraws
   hadFocus: false,
   redrawing: false,
-  lastAdd: new Map(),
+  panelScroll: null, // the loadout panel's key and scroll position across a redraw
+  closed: "", // the trooper whose loadout was closed while a change was on its way
+  refused: 0, // changes refused since the editor was last idle
 };
 
 function editor() {
   return document.getElementById("editor");
 }
 
+function loadoutPanel() {
+  return document.getElementById("loadout");
+}
+
+function announce(text) {
+  const status = document.getElementById("editor-status");
+  if (status && status.textContent !== text) status.textContent = text;
+}
+
 function markBusy() {
   const region = editor();
   if (!region) return;
-  const busy = editorState.sending || editorState.queue.length > 0 || editorState.waiting.size > 0;
+  const busy = editorState.sending !== null || editorState.queue.length > 0 || editorState.waiting.size > 0;
+  const was = region.getAttribute("aria-busy") === "true";
   if (busy) region.setAttribute("aria-busy", "true");
   else region.removeAttribute("aria-busy");
+  if (busy && !was) announce("Saving…");
+  if (!busy && editorState.sending === null && document.getElementById("editor-status")?.textContent === "Saving…") {
+    announce(editorState.refused ? "Not every change was made: see the message." : "Saved.");
+    editorState.refused = 0;
+  }
 }
 
 function startChain() {
@@ -104,6 +158,8 @@ function withPageState(values) {
   for (const row of region.querySelectorAll("details[data-key][open]")) {
     values.append("open", row.dataset.key);
   }
+  const panel = loadoutPanel();
+  if (panel) values.append("open", panel.dataset.key);
   // The odds panel keeps its question: sent along while it shows an answer.
   const odds = region.querySelector("#odds-form");
   if (odds && region.querySelector("#force-odds[data-asked]")) {
@@ -115,7 +171,7 @@ function withPageState(values) {
 }
 
 function sendNext() {
-  if (editorState.sending || editorState.queue.length === 0) {
+  if (editorState.sending !== null || editorState.queue.length === 0) {
     markBusy();
     return;
   }
@@ -125,23 +181,27 @@ function sendNext() {
     return;
   }
   const change = editorState.queue.shift();
+  if (change.verb === "GET") {
+    // A trooper's loadout, into the panel.
+    const slot = document.getElementById("loadout-slot");
+    if (!slot) return sendNext();
+    editorState.sending = slot;
+    markBusy();
+    htmx.ajax("GET", change.path, { source: slot, target: slot, swap: "innerHTML" });
+    return;
+  }
   const version = change.values.get("version");
   if (version !== null && editorState.chain.has(version)) {
     change.values.set("version", region.dataset.version);
   }
-  editorState.sending = true;
+  editorState.sending = region;
   markBusy();
-  editorState.reissuing = true;
-  try {
-    htmx.ajax("POST", change.path, {
-      source: "#editor",
-      target: "#editor",
-      swap: "outerHTML",
-      values: withPageState(change.values),
-    });
-  } finally {
-    editorState.reissuing = false;
-  }
+  htmx.ajax("POST", change.path, {
+    source: region,
+    target: region,
+    swap: "outerHTML",
+    values: withPageState(change.values),
+  });
 }
 
 function flushWaiting() {
@@ -152,26 +212,19 @@ function flushWaiting() {
   }
 }
 
-document.addEventListener("htmx:confirm", (event) => {
-  if (editorState.reissuing) return;
-  const element = event.detail.elt;
-  if (event.detail.verb !== "post" || !(element instanceof HTMLFormElement)) return;
-  if (!element.closest("#editor")) return;
-  event.preventDefault();
-  const trigger = event.detail.triggeringEvent;
-  const submitter = trigger && trigger.submitter;
+function queueForm(form, submitter) {
   if (submitter && submitter.getAttribute("aria-disabled") === "true") return;
   let values;
   try {
-    values = submitter ? new FormData(element, submitter) : new FormData(element);
+    values = submitter ? new FormData(form, submitter) : new FormData(form);
   } catch {
     // Browsers before 2023 take no submitter: add the button's own name and value.
-    values = new FormData(element);
+    values = new FormData(form);
     if (submitter && submitter.name) values.append(submitter.name, submitter.value);
   }
-  const change = { path: event.detail.path, values };
-  const key = element.dataset.coalesce;
-  const delay = Number(element.dataset.delay || 0);
+  const change = { verb: "POST", path: form.dataset.hxPost, values };
+  const key = form.dataset.coalesce;
+  const delay = Number(form.dataset.delay || 0);
   if (key && delay > 0) {
     // Quick changes of one control (arrow keys on a class menu, ticks in a picker) make
     // one change: the last one, once the player pauses.
@@ -191,26 +244,86 @@ document.addEventListener("htmx:confirm", (event) => {
   flushWaiting(); // what the player did first is sent first
   editorState.queue.push(change);
   sendNext();
-});
+}
+
+// The editor's forms are sent by the queue, never by htmx's own triggers: htmx binds them
+// only some milliseconds after each redraw, and a click in between was sent as a whole
+// page (quick clicks reloaded the page). These listeners are on the document, before htmx.
+function editorForm(element) {
+  const form = element instanceof HTMLFormElement ? element : element instanceof Element ? element.closest("form") : null;
+  return form && form.hasAttribute("data-hx-post") && form.closest("#editor") ? form : null;
+}
+
+document.addEventListener("submit", (event) => {
+  const form = editorForm(event.target);
+  if (!form) return;
+  event.preventDefault();
+  event.stopPropagation();
+  queueForm(form, event.submitter);
+}, true);
+
+document.addEventListener("change", (event) => {
+  const form = event.target instanceof Element && editorForm(event.target.form || event.target);
+  if (!form || !/\bchange\b/.test(form.dataset.hxTrigger || "")) return;
+  event.stopPropagation();
+  queueForm(form, null);
+}, true);
 
 document.addEventListener("htmx:beforeSwap", (event) => {
   const region = editor();
+  if (event.detail.target && event.detail.target.id === "loadout-slot" && event.detail.xhr.status >= 400) {
+    // The trooper is gone (removed in another tab): nothing to open.
+    event.detail.shouldSwap = false;
+    return;
+  }
   if (!region || event.detail.target !== region) return;
   editorState.redrawing = true;
   editorState.hadFocus = region.contains(document.activeElement);
   for (const box of region.querySelectorAll("details[data-remember][id]")) {
     editorState.remembered.set(box.id, box.open);
   }
+  const panel = loadoutPanel();
+  editorState.panelScroll = panel ? { key: panel.dataset.key, top: panel.scrollTop } : null;
+  // The control the player is using stays where it is on the screen when the list above
+  // it grows or shrinks: the next quick click lands on it again, not on what moved there.
+  const anchor = [document.activeElement, lastTouched()].find(
+    (element) => element && element.id && region.contains(element) && !element.closest("#loadout"),
+  );
+  editorState.anchor = anchor ? { id: anchor.id, top: anchor.getBoundingClientRect().top } : null;
 });
 
-document.addEventListener("htmx:afterSwap", () => {
+document.addEventListener("htmx:afterSwap", (event) => {
   const region = editor();
-  if (!region || !editorState.redrawing) return;
+  if (!region) return;
+  if (event.detail.target && event.detail.target.id === "loadout-slot") {
+    // A loadout just opened: the player reads it from its heading.
+    editorState.closed = "";
+    revealHelpers(event.detail.target);
+    markOpenRow();
+    loadoutPanel()?.scrollIntoView({ block: "nearest" });
+    document.getElementById("loadout-title")?.focus({ preventScroll: true });
+    return;
+  }
+  if (!editorState.redrawing) return;
   editorState.redrawing = false;
   for (const box of region.querySelectorAll("details[data-remember][id]")) {
     const open = editorState.remembered.get(box.id);
     if (open !== undefined && open !== box.open) box.open = open;
   }
+  const panel = loadoutPanel();
+  if (panel && panel.dataset.key === editorState.closed) {
+    // Closed while this change was on its way: it stays closed.
+    panel.remove();
+    markOpenRow();
+  } else if (panel && editorState.panelScroll && editorState.panelScroll.key === panel.dataset.key) {
+    panel.scrollTop = editorState.panelScroll.top;
+  }
+  const anchor = editorState.anchor && document.getElementById(editorState.anchor.id);
+  if (anchor) {
+    const moved = anchor.getBoundingClientRect().top - editorState.anchor.top;
+    if (moved) window.scrollBy({ top: moved, behavior: "instant" });
+  }
+  editorState.anchor = null;
   revealHelpers(region);
   markBusy();
   if (editorState.hadFocus && (!document.activeElement || document.activeElement === document.body)) {
@@ -220,10 +333,12 @@ document.addEventListener("htmx:afterSwap", () => {
 });
 
 document.addEventListener("htmx:afterRequest", (event) => {
-  // Every POST of the editor goes through the queue, one at a time: this is its answer.
-  if (!editorState.sending) return;
-  if (!event.detail.requestConfig || event.detail.requestConfig.verb !== "post") return;
+  // The answer to the change the queue sent (one at a time): send the next.
+  // (htmx tells a removed source's parent; the request's own record names the source.)
+  const source = event.detail.requestConfig && event.detail.requestConfig.elt;
+  if (editorState.sending === null || source !== editorState.sending) return;
   const status = event.detail.xhr ? event.detail.xhr.status : 0;
+  const wasGet = editorState.sending.id === "loadout-slot";
   const region = editor();
   if (status === 409 || status === 0 || status >= 500) {
     // Another tab changed the list, or the request failed: what was queued was made on a
@@ -231,42 +346,140 @@ document.addEventListener("htmx:afterRequest", (event) => {
     for (const held of editorState.waiting.values()) clearTimeout(held.timer);
     editorState.waiting.clear();
     editorState.queue = [];
+    editorState.refused += 1;
     startChain();
-  } else if (region) {
+  } else if (status >= 400) {
+    if (!wasGet) editorState.refused += 1;
+  } else if (region && !wasGet) {
     editorState.chain.add(region.dataset.version);
   }
-  editorState.sending = false;
+  editorState.sending = null;
   sendNext();
 });
 
-// A control the rules do not allow says why instead of acting; an adding button acts once
-// per double click.
+// --- A trooper's loadout, one tap from its row -----------------------------------------------
+
+// The row whose loadout is open is marked (the server marks it too, when it draws both).
+function markOpenRow() {
+  const panel = loadoutPanel();
+  const open = panel ? panel.dataset.row : "";
+  for (const row of document.querySelectorAll("#editor a.row")) {
+    const current = row.id === open;
+    row.closest(".row-item")?.classList.toggle("is-open", current);
+    if (current) row.setAttribute("aria-current", "true");
+    else row.removeAttribute("aria-current");
+  }
+}
+
+function openLoadout(link) {
+  flushWaiting();
+  editorState.queue.push({ verb: "GET", path: link.getAttribute("href") });
+  sendNext();
+}
+
+function closeLoadout() {
+  const panel = loadoutPanel();
+  if (!panel) return;
+  const row = document.getElementById(panel.dataset.row);
+  if (editorState.sending !== null || editorState.queue.length > 0) editorState.closed = panel.dataset.key;
+  panel.remove();
+  markOpenRow();
+  // Focus goes back to the trooper's line (when it is still in the list).
+  (row || editor()?.querySelector("h1"))?.focus();
+}
+
+document.addEventListener("click", (event) => {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const target = event.target instanceof Element ? event.target : null;
+  if (!target || !target.closest("#editor")) return;
+  const close = target.closest("[data-close-loadout]");
+  if (close) {
+    event.preventDefault();
+    closeLoadout();
+    return;
+  }
+  const link = target.closest("a[data-loadout]");
+  if (link) {
+    event.preventDefault();
+    openLoadout(link);
+  }
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || event.defaultPrevented || !loadoutPanel()) return;
+  event.preventDefault();
+  closeLoadout();
+});
+
+// A control the rules do not allow says why instead of acting.
 document.addEventListener(
   "click",
   (event) => {
     const button = event.target instanceof Element && event.target.closest("button");
     if (!button) return;
+    if (rescue && button.id === rescue.id) {
+      clearTimeout(rescue.timer); // the browser clicked it itself
+      rescue = null;
+    }
     if (button.getAttribute("aria-disabled") === "true") {
       event.preventDefault();
       event.stopImmediatePropagation();
       button.focus();
-      return;
-    }
-    if (button.hasAttribute("data-once")) {
-      // The second click of a double click, or a click on the same button (redrawn by
-      // then) within a double click's time.
-      const now = Date.now();
-      const last = (button.id && editorState.lastAdd.get(button.id)) || 0;
-      if (event.detail > 1 || now - last < 350) {
-        event.preventDefault();
-        event.stopImmediatePropagation();
-        return;
-      }
-      if (button.id) editorState.lastAdd.set(button.id, now);
     }
   },
   true,
 );
+
+// A click whose button was redrawn between press and release (the answer to the previous
+// click came in meanwhile) is lost by the browser with a mouse, or with the space bar: the
+// press and the release fell on two elements. It is made here on the button now in its
+// place (with a finger, the browser makes it itself).
+let pressed = null;
+let rescue = null;
+let touched = null; // the last control of the editor pressed, by mouse, finger or pen
+
+function lastTouched() {
+  return touched && touched.isConnected ? touched : touched && document.getElementById(touched.id);
+}
+
+function pressedButton(target) {
+  const button = target instanceof Element && target.closest("#editor button[id]");
+  return button ? { id: button.id, element: button } : null;
+}
+
+function rescueClick(was) {
+  if (!was || was.element.isConnected) return;
+  rescue = {
+    id: was.id,
+    timer: setTimeout(() => {
+      const now = rescue && document.getElementById(rescue.id);
+      rescue = null;
+      if (now && now.matches("#editor button") && !now.disabled) now.click();
+    }, 0),
+  };
+}
+
+document.addEventListener("pointerdown", (event) => {
+  const button = pressedButton(event.target);
+  touched = button ? button.element : null;
+  pressed = event.pointerType === "touch" ? null : button;
+}, true);
+document.addEventListener("pointerup", (event) => {
+  const was = pressed;
+  pressed = null;
+  if (!was || was.element.isConnected) return;
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  if (under && under.closest("button")?.id === was.id) rescueClick(was);
+}, true);
+document.addEventListener("keydown", (event) => {
+  if (event.key === " " && !event.repeat) pressed = pressedButton(event.target);
+}, true);
+document.addEventListener("keyup", (event) => {
+  if (event.key !== " ") return;
+  const was = pressed;
+  pressed = null;
+  if (was && event.target instanceof Element && event.target.id === was.id) rescueClick(was);
+}, true);
 
 // Ctrl+Z and Ctrl+Shift+Z (or Ctrl+Y) undo and redo, except while typing in a text field,
 // where they undo the typing.

@@ -71,9 +71,11 @@ def page_without_javascript(browser: Browser) -> Iterator[Page]:
     yield from _page(browser, DESKTOP, javascript=False)
 
 
-def screenshot(page: Page, name: str) -> None:
+def screenshot(page: Page, name: str, full_page: bool = True) -> None:
+    """The whole page, or (full_page=False) the screen as the player sees it: a sheet fixed
+    to the bottom of the screen is drawn where it is."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
 
 def wait_until(page: Page, condition: str, timeout_ms: int = 10_000) -> None:

@@ -191,21 +191,18 @@ def test_a_new_player_builds_a_legal_list_with_the_mouse(browser: Browser, live_
     expect(page.locator(".problems")).to_contain_text("This force has 0 specialists")
     expect(page.locator(".counter.verdict")).to_have_text("Legal")
 
-    # Open the group, then one trooper: its class, stat line and loadout.
-    page.locator(".group-box > summary").click()
-    page.locator(".members .trooper-box > summary").first.click()
-    row = page.locator(".members .trooper-box[open]").first
-    expect(row.get_by_label("Class")).to_be_visible()
-    row.get_by_label("Class").select_option("hacker")
+    # One tap on the troopers' row opens the first one's class, stat line and loadout.
+    page.locator(".group > a.row").click()
+    panel = page.locator("#loadout")
+    expect(panel.get_by_label("Class")).to_be_visible()
+    panel.get_by_label("Class").select_option("hacker")
     settled(page)
     expect(page.locator(".problems")).to_have_count(0)
-    row = page.locator(".trooper-box[open]").first
-    expect(row.locator("> summary")).to_contain_text("Hacker")
+    expect(panel.locator(".loadout-name")).to_have_text("Hacker")
     # The loadout applies at once, like every other control.
-    row.get_by_label("Combi Rifle").check()
+    panel.get_by_label("Combi Rifle").check()
     settled(page)
-    row = page.locator(".trooper-box[open]").first
-    expect(row.locator("table.weapons")).to_contain_text("Combi Rifle")
+    expect(panel.locator("table.weapons")).to_contain_text("Combi Rifle")
     expect(page.locator(".counter").first).to_contain_text("15/75")
     expect(page.locator("#undo")).to_contain_text(
         "Undo: give Hacker in Medium Infantry Combi Rifle"
@@ -281,8 +278,8 @@ def test_choices_the_rules_forbid_are_disabled_and_say_why(browser: Browser, liv
     add_tag.click(force=True)  # says why, adds nothing
     expect(page.locator(".unit")).to_have_count(4)
     # A TAG takes no specialist: its class menu says so.
-    page.locator(".unit").last.locator(".trooper-box > summary").click()
-    tag = page.locator(".unit").last.locator(".trooper-box[open]")
+    page.locator(".unit").last.locator("a.row").click()
+    tag = page.locator("#loadout")
     expect(tag.locator("option[value=hacker]")).to_be_disabled()
     expect(tag).to_contain_text("No specialist here: This unit type takes no specialist.")
 
@@ -293,8 +290,8 @@ def test_the_picker_shows_every_profile_applies_at_once_and_keeps_an_illegal_ite
     force = make(player, WITH_PROBLEMS)
     page = signed_in(browser, live_server.url)
     page.goto(f"{live_server.url}/forces/{force.pk}/")
-    engineer = page.locator("#trooper-h3")
-    engineer.locator("summary").click()
+    page.locator("#row-h3").click()
+    engineer = page.locator("#loadout")
     spore = engineer.get_by_label("Spore Projector")
     expect(spore).to_be_checked()
     expect(engineer).to_contain_text("Spore Projector is not available to the Solar Concord.")
@@ -303,13 +300,61 @@ def test_the_picker_shows_every_profile_applies_at_once_and_keeps_an_illegal_ite
     shot(page, "editor-picker-open-desktop")
     spore.uncheck()
     settled(page)
-    engineer = page.locator("#trooper-h3")
-    expect(engineer).to_have_attribute("open", "")  # still open after the change
+    expect(engineer).to_have_attribute("data-key", "h3")  # still open after the change
     expect(engineer.get_by_label("Spore Projector")).to_have_count(0)
     expect(page.locator("#undo")).to_contain_text("take Spore Projector from Engineer")
     page.set_viewport_size(PHONE)
     assert sideways(page) <= 0
     shot(page, "editor-picker-open-phone")
+
+
+@pytest.mark.parametrize(("viewport", "touch"), [(PHONE, True), (WIDE, False)])
+def test_a_troopers_loadout_is_one_tap_from_the_list_and_fits_one_screen(
+    browser: Browser, live_server, player, viewport, touch
+):
+    force = make(player, LEGAL_12)
+    context = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("player")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/forces/{force.pk}/")
+    list_height = page.evaluate("document.documentElement.scrollHeight")
+    # The fourth unit's troopers, alike: one row, one tap.
+    outriders = force.to_spec().units[2]
+    row = page.locator(f"#row-{outriders.troopers[1].id}")
+    expect(row).to_contain_text("4\N{MULTIPLICATION SIGN}")
+    row.tap() if touch else row.click()
+    panel = page.locator("#loadout")
+    expect(panel.locator(".picker")).to_be_visible()
+    expect(panel).to_contain_text("One of 4 alike")
+    assert page.evaluate("document.activeElement.id") == "loadout-title"
+    # At most one screen tall, all of it on the screen; the page hardly longer for it (the
+    # list beside it wraps a little on a desktop).
+    box = panel.bounding_box()
+    assert box is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"]
+    grown = page.evaluate("document.documentElement.scrollHeight") - list_height
+    assert grown < viewport["height"] / 5
+    screenshot(page, f"editor-loadout-{'phone' if touch else 'desktop'}", full_page=False)
+    # A change in the panel keeps it open on the same trooper, now a row of its own.
+    panel.get_by_label("Sniper Rifle").check()
+    settled(page)
+    expect(panel).to_have_attribute("data-key", outriders.troopers[1].id)
+    expect(panel.locator("table.weapons")).to_contain_text("Sniper Rifle")
+    expect(panel).not_to_contain_text("alike")
+    # Escape closes it; focus goes back to the trooper's line.
+    page.keyboard.press("Escape")
+    expect(panel).to_have_count(0)
+    assert page.evaluate("document.activeElement.id") == f"row-{outriders.troopers[1].id}"
+    # So does its Close button.
+    page.keyboard.press("Enter")
+    expect(panel.get_by_role("link", name="Close")).to_be_visible()
+    panel.get_by_role("link", name="Close").click()
+    expect(panel).to_have_count(0)
+    assert page.evaluate("document.activeElement.id") == f"row-{outriders.troopers[1].id}"
+    context.close()
 
 
 # --- Fast input, the keyboard, focus -------------------------------------------------------------
@@ -320,31 +365,30 @@ def test_fast_input_is_neither_lost_nor_doubled(browser: Browser, live_server, p
     page = signed_in(browser, live_server.url)
     page.goto(f"{live_server.url}/forces/{force.pk}/")
     posts = edit_posts(page)
-    # A double click on an adding button adds one unit.
+    # A double click on an adding button is two clicks: two units, in one undo step each.
     page.get_by_role("button", name=re.compile(r"^\+ Light Infantry")).dblclick()
     settled(page)
-    expect(page.locator(".unit")).to_have_count(3)
-    assert len(posts) == 1
+    expect(page.locator(".unit")).to_have_count(4)
+    assert len(posts) == 2
     # Five quick arrow presses on a class menu: one change, one undo step, the last class.
-    page.locator(".unit").first.locator(".trooper-box > summary").last.click()
-    menu = page.locator(".trooper-box[open] select[name=class]")
+    page.locator(".unit").first.locator("a.row").last.click()
+    panel = page.locator("#loadout")
+    menu = panel.locator("select[name=class]")
     menu.focus()
     for _ in range(5):
         page.keyboard.press("ArrowDown")
     settled(page)
-    assert len(posts) == 2
-    expect(page.locator(".trooper-box[open] select[name=class]")).to_have_value("scout")
+    assert len(posts) == 3
+    expect(menu).to_have_value("scout")
     expect(page.locator("#undo")).to_contain_text("a Scout")
     # Focus stayed on the menu through the redraw.
     assert page.evaluate("document.activeElement.name") == "class"
     # Quick ticks in the picker all land.
-    row = page.locator(".trooper-box[open]")
     for item in ("Pistol", "Medkit", "Smoke Grenades"):
-        row.get_by_label(item).check()
+        panel.get_by_label(item).check()
     settled(page)
-    row = page.locator(".trooper-box[open]")
     for item in ("Pistol", "Medkit", "Smoke Grenades"):
-        expect(row.get_by_label(item)).to_be_checked()
+        expect(panel.get_by_label(item)).to_be_checked()
     # Ctrl+Z and Ctrl+Shift+Z.
     page.locator("body").click(position={"x": 5, "y": 300})
     page.keyboard.press("Control+z")
@@ -355,6 +399,65 @@ def test_fast_input_is_neither_lost_nor_doubled(browser: Browser, live_server, p
     expect(page.locator("#redo")).to_be_disabled()
 
 
+def quick_clicks(page: Page, selector: str, times: int, touch: bool) -> None:
+    """Click (or tap) the middle of a control as fast as a player's finger would, without
+    waiting for any answer: the page must keep the control where it is as the list grows."""
+    # In the middle of the screen, clear of the sticky counters, as a player would have it.
+    page.locator(selector).evaluate("e => e.scrollIntoView({block: 'center'})")
+    box = page.locator(selector).bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for _ in range(times):
+        if touch:
+            page.touchscreen.tap(x, y)
+        else:
+            page.mouse.click(x, y)
+
+
+@pytest.mark.parametrize(("viewport", "touch"), [(PHONE, True), (WIDE, False)])
+def test_eight_quick_clicks_make_eight_changes(
+    browser: Browser, live_server, player, viewport, touch
+):
+    force = make(player, {**LEGAL_12, "name": "Quick", "units": []})
+    context = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("player")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/forces/{force.pk}/")
+    posts = edit_posts(page)
+    # Four quick clicks on "+ Light Infantry": four units of two. Each answer grows the list
+    # above the button; the button stays under the finger.
+    quick_clicks(page, "#add-light-infantry", 4, touch)
+    settled(page)
+    expect(page.locator(".unit")).to_have_count(4)
+    # Two on the first unit's "+ Add a trooper", their answers held back a moment as on a
+    # slow connection: the page says it is saving while they are on their way.
+    held: list = []
+    page.route("**/edit/", lambda route: held.append(route))
+    quick_clicks(page, ".unit:first-child .unit-foot button.add", 2, touch)
+    wait_until(page, "document.querySelector('#editor[aria-busy]') !== null")
+    verdict = page.locator(".counter.verdict")
+    assert verdict.evaluate("v => getComputedStyle(v, '::after').content").startswith('"Saving')
+    for route in held:
+        route.continue_()
+    page.unroute("**/edit/")
+    settled(page)
+    # Two on its stepper's "+".
+    quick_clicks(page, ".unit:first-child .stepper button[value=duplicate-trooper]", 2, touch)
+    settled(page)
+    force.refresh_from_db()
+    spec = force.to_spec()
+    assert [len(u.troopers) for u in spec.units] == [6, 2, 2, 2]
+    assert len(posts) == 8
+    expect(page.locator(".counter").nth(2)).to_contain_text("12/12")
+    expect(page.locator("#editor-status")).to_have_text("Saved.")
+    name = "phone" if touch else "desktop"
+    shot(page, f"editor-after-quick-clicks-{name}")
+    context.close()
+
+
 def test_a_change_queued_behind_another_reaches_the_trooper_it_was_made_for(
     browser: Browser, live_server, player
 ):
@@ -363,7 +466,7 @@ def test_a_change_queued_behind_another_reaches_the_trooper_it_was_made_for(
     page.goto(f"{live_server.url}/forces/{force.pk}/")
     # Remove the first trooper and, before the answer, rename the last one.
     last = force.to_spec().units[0].troopers[2].id
-    page.locator(f"#trooper-{last} > summary").click()
+    page.locator(f"#row-{last}").click()
     name = page.locator(f"#trooper-name-{last}")
     expect(name).to_be_visible()
     name.fill("Rearguard")
@@ -642,8 +745,7 @@ def test_the_editor_works_without_javascript(browser: Browser, live_server, play
     page.goto(f"{live_server.url}/forces/{force.pk}/")
     page.get_by_role("button", name=re.compile(r"^\+ TAG")).click()
     expect(page.locator(".unit")).to_have_count(2)
-    page.locator(".unit").last.locator(".trooper-box > summary").click()
-    page.locator(".unit").last.get_by_role("link", name=re.compile("^Edit Trooper")).click()
+    page.locator(".unit").last.locator("a.row").click()
     page.get_by_label("Heavy Machine Gun").check()
     page.get_by_role("button", name="Save loadout").click()
     expect(page.get_by_label("Heavy Machine Gun")).to_be_checked()
@@ -699,10 +801,10 @@ def test_the_force_builder_pages_pass_axe_and_the_nu_html_checker(
         no_axe_violations(page, f"import preview ({suffix})")
         shot(page, f"import-preview-{suffix}")
         page.goto(base + f"/forces/{broken.pk}/")
-        page.locator("#trooper-h3 > summary").click()
-        expect(page.locator("#trooper-h3 .picker")).to_be_visible()
         page.locator("#opts-big > summary").click()
         expect(page.locator("#opts-big .menu-body form")).to_have_count(4)
+        page.locator("#row-h3").click()
+        expect(page.locator("#loadout .picker")).to_be_visible()
         no_axe_violations(page, f"editor with picker and unit options open ({suffix})")
         page.context.close()
     errors = markup_errors(html, ROOT / "test-artifacts" / "markup" / "forcebuilder")

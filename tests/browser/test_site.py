@@ -94,13 +94,81 @@ def test_pages_fit_a_phone_screen(phone: Page, live_server, path: str):
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert overflow <= 0, f"{path} scrolls sideways by {overflow}px on a phone"
-    # Touch targets in the main navigation are at least 44px tall.
+    # Touch targets in the main navigation (behind the menu button) are at least 44px tall.
+    phone.get_by_role("button", name="Menu").click()
     heights = phone.eval_on_selector_all(
         "header nav a", "links => links.map(a => a.getBoundingClientRect().height)"
     )
     assert min(heights) >= 44
     name = path.split("?")[0].strip("/") or "home"
     screenshot(phone, f"{name}-phone")
+
+
+MAIN_LINKS = ["Home", "Rules", "Card odds", "Tables", "Events", "My lists", "Your data", "Log in"]
+
+
+def header_height(page: Page) -> float:
+    return page.evaluate("document.querySelector('.site-header').getBoundingClientRect().height")
+
+
+def test_on_a_phone_the_header_is_one_row_with_a_menu_the_keyboard_opens_and_escape_closes(
+    browser: Browser, live_server
+):
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(live_server.url + "/rules/")
+    assert header_height(page) <= 64
+    nav = page.get_by_role("navigation", name="Main")
+    menu = page.get_by_role("button", name="Menu")
+    expect(menu).to_have_attribute("aria-expanded", "false")
+    expect(nav.get_by_role("link", name="Home")).to_be_hidden()
+    screenshot(page, "header-menu-closed-phone", full_page=False)
+    # Skip link, brand, then the menu button; Enter shows every link, in order.
+    for _ in range(3):
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.getAttribute('aria-controls')") == "main-nav"
+    page.keyboard.press("Enter")
+    expect(menu).to_have_attribute("aria-expanded", "true")
+    reached = []
+    for _ in MAIN_LINKS:
+        page.keyboard.press("Tab")
+        reached.append(page.evaluate("document.activeElement.textContent.trim()"))
+    assert reached == MAIN_LINKS
+    assert header_height(page) <= 64  # the links drop over the page, the header stays
+    screenshot(page, "header-menu-open-phone", full_page=False)
+    # Escape closes it and gives focus back to the button.
+    page.keyboard.press("Escape")
+    expect(menu).to_have_attribute("aria-expanded", "false")
+    expect(nav.get_by_role("link", name="Home")).to_be_hidden()
+    assert page.evaluate("document.activeElement.getAttribute('aria-controls')") == "main-nav"
+    # A tap opens it, a tap on a link follows it.
+    menu.tap()
+    nav.get_by_role("link", name="Card odds").tap()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Card odds")
+    context.close()
+
+
+def test_on_a_wide_screen_the_header_shows_every_link_in_one_row(page: Page, live_server):
+    page.set_viewport_size(WIDE)
+    page.goto(live_server.url + "/rules/")
+    assert header_height(page) <= 80
+    expect(page.get_by_role("button", name="Menu")).to_be_hidden()
+    nav = page.get_by_role("navigation", name="Main")
+    tops = {
+        round(nav.get_by_role("link", name=n, exact=True).bounding_box()["y"]) for n in MAIN_LINKS
+    }
+    assert len(tops) == 1
+
+
+def test_without_javascript_the_phone_menu_is_a_link_to_the_links(browser: Browser, live_server):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server.url + "/rules/")
+    assert header_height(page) <= 64
+    page.get_by_role("link", name="Menu").click()
+    for name in MAIN_LINKS:
+        expect(page.get_by_role("link", name=name, exact=True)).to_be_visible()
+    context.close()
 
 
 def test_focus_is_visible(page: Page, live_server):

@@ -29,9 +29,7 @@ def phone_of(browser: Browser, base: str, path: str, name: str) -> Page:
 
 
 def no_axe_violations(page: Page, what: str) -> None:
-    """axe on the page as drawn again: the site's flash messages (a list with a status role)
-    are base.html's, shown once, and not what these tests judge."""
-    page.reload()
+    """axe on the page as it is, with the message of what was just done if it shows one."""
     found = axe_violations(page)
     assert found == [], f"{what}: {found}"
 

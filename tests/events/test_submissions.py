@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from events.models import Entry, EventRefusal
+from events.models import Entry, EventRefusal, Locked
 from forcebuilder.models import Force
 from onefinity.rules import read_force_document
 from tests.events.conftest import LEGAL_POINTS, make_event, make_force
@@ -209,6 +209,22 @@ def test_at_lock_the_snapshot_is_frozen_and_later_edits_do_not_change_it(
     alice_list.step(-1)
     dashboard = organizer_client.get(f"/events/{event.pk}/").content.decode()
     assert "changed since lock" not in dashboard
+
+
+def test_locking_counts_the_lists_it_froze_apart_from_players_without_one(
+    organizer_client, submitted, stranger, event
+):
+    event.join(stranger)  # registered, no list
+    response = organizer_client.post(f"/events/{event.pk}/lock/", {"change": "lock"}, follow=True)
+    assert "Locked. 2 lists frozen now; 1 player has submitted none." in response.content.decode()
+    # Locking again freezes nothing new, and says so.
+    response = organizer_client.post(f"/events/{event.pk}/lock/", {"change": "lock"}, follow=True)
+    assert "Locked. 0 lists frozen now." in response.content.decode()
+
+
+def test_the_lock_message_says_one_list_and_players_in_the_plural():
+    assert str(Locked(1, 0)) == "1 list frozen now"
+    assert str(Locked(3, 2)) == "3 lists frozen now; 2 players have submitted none"
 
 
 def test_submitting_after_the_lock_is_refused_and_nothing_changes(

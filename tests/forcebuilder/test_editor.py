@@ -10,7 +10,7 @@ import pytest
 
 from forcebuilder.models import Force
 from onefinity.rules import read_force_document
-from tests.forcebuilder.conftest import LEGAL_DOCUMENT
+from tests.forcebuilder.conftest import KEYED_DOCUMENT, LEGAL_DOCUMENT
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,7 @@ def full(owner) -> Force:
 def test_adding_past_a_limit_is_offered_disabled_with_the_rule_it_would_break(owner_client, full):
     page = owner_client.get(f"/forces/{full.pk}/").content.decode()
     for kind in ("light-infantry", "medium-infantry", "heavy-infantry", "tag"):
-        assert f'id="add-{kind}" class="type-button" data-once aria-disabled="true"' in page
+        assert f'id="add-{kind}" class="type-button" aria-disabled="true"' in page
     assert page.count("A list has at most 4 units.") == 4
     assert "A list has at most 12 troopers." in page
     assert "aria-disabled" in page.split('id="add-trooper-')[1].split(">")[0]
@@ -146,6 +146,51 @@ def test_a_list_saved_before_ids_is_edited_by_position_and_gets_ids_on_its_first
     force.refresh_from_db()
     assert force.units[0]["troopers"][2]["name"] == "Third"
     assert all(t["id"] for u in force.units for t in u["troopers"])
+
+
+# --- A trooper's loadout, one tap from its row ------------------------------------------------
+
+
+def test_each_row_links_to_its_troopers_loadout_and_troopers_alike_share_one(owner_client, owner):
+    force = make(
+        owner,
+        KEYED_DOCUMENT
+        | {
+            "units": [{"id": "u", "type": "light-infantry", "troopers": [{"id": "a"}, {"id": "b"}]}]
+        },
+    )
+    page = owner_client.get(f"/forces/{force.pk}/").content.decode()
+    # One row for the two alike, a link to the first one's loadout; no panel open.
+    assert page.count('class="row"') == 1
+    assert (
+        f'<a class="row" id="row-a" href="/forces/{force.pk}/troopers/a/" data-loadout="a">' in page
+    )
+    assert 'id="loadout"' not in page
+    # The editor draws the panel of the trooper the page has open, the second one too.
+    page = owner_client.get(f"/forces/{force.pk}/", {"open": "b"}).content.decode()
+    assert '<section id="loadout" class="loadout" role="dialog"' in page
+    assert 'data-key="b" data-row="row-a"' in page
+    assert "One of 2 alike" in page
+    assert 'class="row-item group is-open" id="trooper-a"' in page
+    # The script fetches the panel alone; its forms are the editor's own (htmx).
+    panel = owner_client.get(f"/forces/{force.pk}/troopers/a/", headers=HTMX).content.decode()
+    assert "<html" not in panel
+    assert 'id="loadout"' in panel and 'data-row="row-a"' in panel and "data-hx-post" in panel
+    assert f'href="/forces/{force.pk}/#row-a" data-close-loadout' in panel
+
+
+def test_a_change_made_in_the_loadout_redraws_it_open(owner_client, keyed_force):
+    response = edit(
+        owner_client,
+        keyed_force,
+        action="loadout",
+        trooper_id="trp",
+        weapons=["pistol"],
+        open="trp",
+    )
+    page = response.content.decode()
+    assert 'data-key="trp" data-row="row-trp"' in page
+    assert 'value="pistol" checked' in page
 
 
 # --- Undo says what it undoes -----------------------------------------------------------------
@@ -235,7 +280,9 @@ def test_problems_come_errors_first_each_linked_to_what_it_concerns(owner_client
     tags = page[page.index('data-code="force.tags.too-many"') :].split("</li>")[0]
     assert 'href="#unit-tag-a"' in tags and 'href="#unit-tag-b"' in tags
     item = page[page.index('data-code="ref.not-allowed"') :].split("</li>")[0]
-    assert 'href="#trooper-h3"' in item and "Engineer in Medium Infantry" in item
+    # A trooper's problem opens its loadout (its own page without JavaScript).
+    assert f'href="/forces/{broken.pk}/troopers/h3/" data-loadout="h3"' in item
+    assert "Engineer in Medium Infantry" in item
     assert "<code>force.tags.too-many</code>" in page  # behind the codes toggle
 
 

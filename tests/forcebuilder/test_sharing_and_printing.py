@@ -79,7 +79,10 @@ def test_an_illegal_list_can_be_imported_and_its_problems_are_shown(owner_client
         ("{not json", "not valid JSON"),
         ('{"format": "onefinity-table", "version": 1}', "not a force document"),
         (json.dumps(dict(LEGAL_DOCUMENT, ruleset="1999.1")), "ruleset 1999.1"),
-        (json.dumps(dict(LEGAL_DOCUMENT, units={"a": 1})), "units: expected a list"),
+        (
+            json.dumps(dict(LEGAL_DOCUMENT, units={"a": 1})),
+            "expected a list, got an object (units)",
+        ),
         ("[" * 100_001, "at most 100,000 bytes"),
         ("[" * 5000 + "]" * 5000, "nested too deeply"),
         (json.dumps(dict(LEGAL_DOCUMENT, name="x" * 500)), "at most 120"),

@@ -67,7 +67,7 @@ def test_export_then_import_restores_everything(person_client, person, django_us
                     "forces": [LEGAL_DOCUMENT, {"format": "x"}],
                 }
             ),
-            "forces[1]",
+            "List 2: expected &#x27;onefinity-force&#x27;",
         ),
         (
             json.dumps(

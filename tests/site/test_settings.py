@@ -16,11 +16,15 @@ OURS = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "TRUSTED_PROXIES
 
 
 def environment(**env: str) -> dict[str, str]:
-    """This process's environment without any of the site's settings, plus ``env``."""
+    """This process's environment without any of the site's settings, plus ``env``; nor
+    the browser tests' DJANGO_ALLOW_ASYNC_UNSAFE (tests/browser/conftest.py sets it in every
+    test process that collects them), which the deploy check rightly refuses."""
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in OURS and not k.startswith(("EMAIL_", "ALLOW_CONSOLE_", "SECURE_"))
+        if k not in OURS
+        and k != "DJANGO_ALLOW_ASYNC_UNSAFE"
+        and not k.startswith(("EMAIL_", "ALLOW_CONSOLE_", "SECURE_"))
     }
     clean.update(env)
     return clean
