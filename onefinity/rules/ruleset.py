@@ -8,7 +8,6 @@ naming the file and the key, so an organizer editing the data sees what to fix).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -438,7 +437,7 @@ class Ruleset:
         return None
 
 
-# --- Reading ------------------------------------------------------------------------
+# --- The versions ---------------------------------------------------------------------
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -462,18 +461,6 @@ class RulesetLibrary:
         """The ruleset a list names, or the current one when this site does not have it
         (validation then reports the unknown version)."""
         return self.get(version) or self.current
-
-
-@functools.cache
-def library() -> RulesetLibrary:
-    """The shipped rulesets, read once per process."""
-    from onefinity.rules.ruleset_file import load_library
-
-    return load_library()
-
-
-def current_ruleset() -> Ruleset:
-    return library().current
 
 
 def known_entries(

@@ -1,10 +1,12 @@
 """Reading a ruleset file: TOML in, a checked :class:`Ruleset` out, or a RulesetError
 naming the file and the key. One function per table of the file; every key is checked
-(an unknown key is an error, so a misspelt one is never silently ignored)."""
+(an unknown key is an error, so a misspelt one is never silently ignored). The shipped
+rulesets are read once per process (:func:`library`)."""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 import tomllib
@@ -904,3 +906,13 @@ def load_library(directory: Path = RULESET_DIR) -> RulesetLibrary:
     if not rulesets:
         raise RulesetError(str(directory), "", "holds no ruleset file (*.toml)")
     return RulesetLibrary(frozen(rulesets))
+
+
+@functools.cache
+def library() -> RulesetLibrary:
+    """The shipped rulesets, read once per process."""
+    return load_library()
+
+
+def current_ruleset() -> Ruleset:
+    return library().current

@@ -13,9 +13,9 @@ import numpy as np
 import numpy.typing as npt
 
 from onefinity.rules.hexgrid import NEIGHBOUR_STEPS, Board, Hex
-from onefinity.rules.lineoffire import BoolArray, IntArray, Terrain, board_visibility
+from onefinity.rules.lineoffire import BoolArray, IntArray, Terrain
 from onefinity.rules.ruleset import TableRules
-from onefinity.rules.visibility import Visibility
+from onefinity.rules.visibility import Visibility, board_visibility
 from tablegen.engine.tables import TableSpec
 
 SIDES = ("A", "B")
