@@ -59,11 +59,6 @@ class _BoardGeometry:
     side_a: IntArray
     side_b: IntArray
 
-    def pair_index(self, i: int, j: int) -> int:
-        i, j = min(i, j), max(i, j)
-        n = len(self.board)
-        return i * n - i * (i + 1) // 2 + (j - i - 1)
-
 
 def orient(
     ax: IntArray, ay: IntArray, bx: IntArray, by: IntArray, cx: IntArray, cy: IntArray
