@@ -15,14 +15,15 @@ from dataclasses import replace
 from forcebuilder.edits import EditError
 from onefinity.rules import ForceSpec, Issue, Report, added_errors, validate_force
 from onefinity.rules.ruleset import Ruleset
+from onefinity.rules.validation import broken_rule
 
 # The limits a choice may pass (the problem shows at once, with its counts).
 SOFT_CODES = frozenset({"force.points.over-limit", "unit.points.over-limit"})
 
 
-def rule_reason(issue: Issue) -> str:
+def rule_reason(issue: Issue, ruleset: Ruleset) -> str:
     """Why a choice is not offered: the rule it would break, as the ruleset words it."""
-    return issue.rule or issue.message
+    return broken_rule(issue, ruleset) or issue.message
 
 
 class Judge:
@@ -62,4 +63,4 @@ class Judge:
             return ""
         # The nearest rule says it best: "a TAG takes no specialist" before "a list has at
         # most 3 specialists" (a trooper's path is deeper than its unit's, the force's).
-        return rule_reason(max(broken, key=lambda issue: issue.path.count("[")))
+        return rule_reason(max(broken, key=lambda issue: issue.path.count("[")), self.ruleset)

@@ -192,11 +192,12 @@ class Constraint:
     """A limit on a force: what is counted over what scope, the bound it may not pass
     (a number or the name of one), and the problem of a force that passes it.
 
-    ``message``, ``fix`` and ``rule`` are templates (onefinity.rules.wording) that may name
-    the count (by its name: ``{units}``), ``limit`` (a max) or ``minimum`` (a min), ``over``
-    or ``short`` (how far past it), ``unit_type`` (its name, outside the force scope) and
+    ``message`` and ``fix`` are templates (onefinity.rules.wording) that may name the count
+    (by its name: ``{units}``), ``limit`` (a max) or ``minimum`` (a min), ``over`` or
+    ``short`` (how far past it), ``unit_type`` (its name, outside the force scope) and
     ``specialist_classes``. ``rule`` is the rule itself in a sentence, for a choice the
-    editor refuses; the message says it when it is empty."""
+    editor refuses (the message says it when it is empty): it names only the count and
+    its bound, the issue's counts."""
 
     code: str
     count: str  # one of COUNTS

@@ -479,7 +479,10 @@ def _constraint(
     for name in ("message", "fix", "rule"):
         templates[name] = entry.text(name, default="" if name == "rule" else None)
         try:
-            check_template(templates[name], numbers, words)
+            if name == "rule":  # said later from the counts alone
+                check_template(templates[name], numbers[:2], ())
+            else:
+                check_template(templates[name], numbers, words)
         except WordingError as error:
             raise entry.fail(name, str(error)) from None
     severity = entry.text("severity", default=ERROR)

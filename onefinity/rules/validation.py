@@ -44,7 +44,7 @@ from onefinity.rules.ruleset import (
 )
 from onefinity.rules.ruleset import ERROR as ERROR
 from onefinity.rules.ruleset import WARNING as WARNING
-from onefinity.rules.wording import fill
+from onefinity.rules.wording import fill, fill_each
 
 # How many alternatives a fix names before it says "and N more".
 _MAX_CHOICES = 8
@@ -58,9 +58,6 @@ class Issue:
     message: str
     fix: str
     counts: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    # A broken constraint's rule in a sentence ("A list has at most 4 units."), for a choice
-    # the editor refuses; empty when the message says it best. Not part of as_dict.
-    rule: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -142,6 +139,7 @@ class _Checker:
         self.issues: list[Issue] = []
         self.points_limit = force.points_limit or ruleset.force_limits.points
         self.constraints = ruleset.constraints
+        self._specialist_classes: str | None = None
 
     def error(self, code: str, path: str, message: str, fix: str) -> None:
         self.issues.append(Issue(code, ERROR, path, message, fix))
@@ -197,20 +195,27 @@ class _Checker:
     ) -> Issue:
         """The issue of a broken constraint, its words filled in."""
         values: dict[str, int | str] = {**counts, gap: past}
-        values["specialist_classes"] = ", ".join(
-            c.name for c in self.ruleset.trooper_classes.values() if c.specialist
-        )
+        values["specialist_classes"] = self.specialist_classes
         if unit_type is not None:
             values["unit_type"] = unit_type.name
+        message, fix = fill_each((constraint.message, constraint.fix), values)
         return Issue(
             constraint.code,
             constraint.severity,
             path if constraint.scope in (UNIT, TROOPER) else constraint.path,
-            fill(constraint.message, values),
-            fill(constraint.fix, values),
+            message,
+            fix,
             MappingProxyType(counts),
-            fill(constraint.rule, values),
         )
+
+    @property
+    def specialist_classes(self) -> str:
+        """The names of the specialist classes, worked out at the first problem."""
+        if self._specialist_classes is None:
+            self._specialist_classes = ", ".join(
+                c.name for c in self.ruleset.trooper_classes.values() if c.specialist
+            )
+        return self._specialist_classes
 
     # --- the whole force ---------------------------------------------------------------
 
@@ -399,6 +404,17 @@ def allowed_entries(
         if (unit_type is None or entry.allowed_for_unit_type(unit_type))
         and (faction is None or entry.allowed_for_faction(faction.id))
     }
+
+
+def broken_rule(issue: Issue, ruleset: Ruleset) -> str:
+    """The rule a constraint's issue says is broken, in the ruleset's sentence ("A list has
+    at most 4 units."), for a choice the editor refuses; "" when it has none (the message
+    says it then) or the issue is not a constraint's."""
+    for constraints in ruleset.constraints.values():
+        for constraint in constraints:
+            if constraint.code == issue.code:
+                return fill(constraint.rule, issue.counts) if constraint.rule else ""
+    return ""
 
 
 def validate_force(force: ForceSpec, ruleset: Ruleset) -> Report:

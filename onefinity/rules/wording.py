@@ -10,6 +10,7 @@ the last form of every other number, and ``#`` in a form stands for the number
 
 from __future__ import annotations
 
+import functools
 import string
 from collections.abc import Mapping
 
@@ -20,31 +21,56 @@ class WordingError(ValueError):
 
 def say(number: int, form: str) -> str:
     """``number`` in the words of one form (see the module's docstring)."""
+    said = str(number)
     if "|" not in form:
-        return f"{number} {form if number == 1 else form + 's'}"
+        return f"{said} {form if number == 1 else form + 's'}"
     *exact, other = form.split("|")
     for choice in exact:
         # Checked when the ruleset is read (check_template): each is "=N text".
         value, _, text = choice[1:].partition(" ")
         if int(value) == number:
-            return text.replace("#", str(number))
-    return other.replace("#", str(number))
+            return text.replace("#", said)
+    return other.replace("#", said)
 
 
-class Count(int):
-    """A number a template may say in words (``{over:point}``)."""
-
-    __slots__ = ()
-
-    def __format__(self, form: str) -> str:
-        return say(self, form) if form else str(int(self))
+@functools.lru_cache(maxsize=1024)
+def _compiled(template: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The template as a format string whose numbers said in words are positional, and
+    those numbers' names and forms (a ruleset has a few dozen templates: each is read once)."""
+    parts: list[str] = []
+    said: list[tuple[str, str]] = []
+    for literal, name, form, _ in string.Formatter().parse(template):
+        parts.append(literal.replace("{", "{{").replace("}", "}}"))
+        if name is None:
+            continue
+        if form:
+            parts.append(f"{{{len(said)}}}")
+            said.append((name, form))
+        else:
+            parts.append(f"{{{name}}}")
+    return "".join(parts), tuple(said)
 
 
 def fill(template: str, values: Mapping[str, int | str]) -> str:
-    """The template with its names filled in; numbers may be said in words."""
-    return template.format_map(
-        {name: Count(value) if isinstance(value, int) else value for name, value in values.items()}
-    )
+    """The template with its names filled in; numbers may be said in words (a template
+    checked by check_template says only numbers in words)."""
+    text, said = _compiled(template)
+    return text.format(*[say(int(values[name]), form) for name, form in said], **values)
+
+
+def fill_each(templates: tuple[str, ...], values: Mapping[str, int | str]) -> tuple[str, ...]:
+    """Each template with the same names filled in (an empty template stays empty)."""
+    return _filled(templates, tuple(values.items()))
+
+
+# The editor validates a list a dozen times a change, its copies breaking the same limits
+# with the same numbers: their words are said once.
+@functools.lru_cache(maxsize=4096)
+def _filled(
+    templates: tuple[str, ...], values: tuple[tuple[str, int | str], ...]
+) -> tuple[str, ...]:
+    named = dict(values)
+    return tuple(fill(template, named) if template else "" for template in templates)
 
 
 def check_template(template: str, numbers: tuple[str, ...], words: tuple[str, ...]) -> None:

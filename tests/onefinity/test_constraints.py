@@ -16,6 +16,7 @@ from onefinity.rules import added_errors, current_ruleset, validate_force
 from onefinity.rules.force import ForceSpec
 from onefinity.rules.ruleset import RULESET_DIR, RulesetError
 from onefinity.rules.ruleset_file import parse_ruleset
+from onefinity.rules.validation import broken_rule
 from onefinity.rules.wording import WordingError, check_template, fill, say
 from tests.onefinity.forces import force, trooper, unit
 
@@ -198,7 +199,7 @@ def test_each_constraint_at_its_bound_and_one_past_it(code):
         "message": issue.message,
         "fix": issue.fix,
         "counts": dict(issue.counts),
-        "rule": issue.rule,
+        "rule": broken_rule(issue, RULESET),
     } == {"severity": "error", "rule": ""} | expected
 
 
@@ -253,7 +254,7 @@ def test_a_new_constraint_needs_only_data():
     ]
     # The editor refuses the choice that breaks it, in the constraint's own words.
     (added,) = added_errors(validate_force(_units(2), ruleset), three)
-    assert added.rule == "A list has at most 2 units of one type."
+    assert broken_rule(added, ruleset) == "A list has at most 2 units of one type."
 
 
 def test_a_new_constraint_may_name_a_number_of_the_ruleset_and_warn():
@@ -277,7 +278,7 @@ def test_the_words_follow_the_limit_is_for_one_tag_are_for_two():
     three = force(*[unit("tag", size=1)] * 3, unit("light-infantry", HACKER, size=2))
     (issue,) = validate_force(three, ruleset).issues
     assert issue.message == "This force has 3 TAGs; at most 2 are allowed."
-    assert issue.rule == "A list has at most 2 TAGs."
+    assert broken_rule(issue, ruleset) == "A list has at most 2 TAGs."
 
 
 # --- the file refuses a constraint it could not judge or say ---------------------------------
@@ -314,7 +315,9 @@ IN_UNIT = "unit.troopers.too-many"
         (UNITS, {"message": "{unit_type}"}, "", "message", "{unit_type} is not one"),
         (UNITS, {"fix": "Remove {over!r}"}, "", "fix", "write a name"),
         (UNITS, {"fix": "Remove {over"}, "", "fix", "cannot be read"),
-        (UNITS, {"rule": "{specialist_classes:unit}"}, "", "rule", "only a number is said"),
+        (UNITS, {"message": "{specialist_classes:unit}"}, "", "message", "only a number is"),
+        (UNITS, {"rule": "Remove {over:unit}"}, "", "rule", "{over} is not one of its names"),
+        (IN_UNIT, {"rule": "{unit_type} is full"}, "", "rule", "{unit_type} is not one"),
         (UNITS, {"rule": "{limit:1 is|are}"}, "", "rule", "'=N words', like '=1 is'"),
         (IN_UNIT, {"path": "units"}, "", "path", "a unit's problem is at its own path"),
         ("Too Many", {}, "", "", "a code is ids joined by dots"),
