@@ -71,6 +71,23 @@ TWELVE_TROOPERS = {
     ],
 }
 
+# A force past nine of its limits (points, units, troopers, TAGs, unit sizes, specialists,
+# ability slots) and with an unknown weapon: every broken constraint's words are said.
+BROKEN_LIMITS = {
+    "format": "onefinity-force",
+    "version": 1,
+    "name": "Over every limit",
+    "faction": "solar-concord",
+    "points_limit": 20,
+    "units": [
+        {"type": "tag", "troopers": [{"class": "engineer"}, {}]},
+        {"type": "tag", "troopers": [{}]},
+        {"type": "medium-infantry", "troopers": [{"weapons": ["laser"]}, {}]},
+        {"type": "light-infantry", "troopers": [{"abilities": ["fast", "marksman"]}] + [{}] * 6},
+        {"type": "light-infantry", "troopers": [{}, {}]},
+    ],
+}
+
 
 def timed(function: Callable[[], object], runs: int) -> list[float]:
     for _ in range(min(200, runs)):  # warm up
@@ -102,6 +119,8 @@ def main() -> int:
     report = validate_force(force, ruleset)
     troopers = sum(len(unit.troopers) for unit in force.units)
     assert troopers == 12 and report.legal, report.issues
+    broken = read_force_document(BROKEN_LIMITS)
+    assert len(validate_force(broken, ruleset).errors) == 10
 
     results = {
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
@@ -112,6 +131,7 @@ def main() -> int:
         "read_and_validate_12_trooper_document": summary(
             timed(lambda: check_force_document(TWELVE_TROOPERS, shipped), 5000)
         ),
+        "validate_9_broken_limits": summary(timed(lambda: validate_force(broken, ruleset), 5000)),
         "card_odds_5_vs_4_exact": summary(timed(lambda: exchange_odds(5, 4, ruleset.cards), 500)),
         # The stat lines of the 12 troopers, through the exchange evaluator (a sheet).
         "trooper_profiles_12": summary(

@@ -15,35 +15,15 @@ from dataclasses import replace
 from forcebuilder.edits import EditError
 from onefinity.rules import ForceSpec, Issue, Report, added_errors, validate_force
 from onefinity.rules.ruleset import Ruleset
+from onefinity.rules.validation import broken_rule
 
 # The limits a choice may pass (the problem shows at once, with its counts).
 SOFT_CODES = frozenset({"force.points.over-limit", "unit.points.over-limit"})
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def rule_reason(issue: Issue) -> str:
-    """Why a choice is not offered, as the rule it would break."""
-    limit = issue.counts.get("limit", 0)
-    if issue.code == "force.units.too-many":
-        return f"A list has at most {_plural(limit, 'unit')}."
-    if issue.code == "force.troopers.too-many":
-        return f"A list has at most {_plural(limit, 'trooper')}."
-    if issue.code == "force.tags.too-many":
-        return f"A list has at most {_plural(limit, 'TAG')}."
-    if issue.code == "force.specialists.too-many":
-        return f"A list has at most {_plural(limit, 'specialist')}."
-    if issue.code == "unit.troopers.too-many":
-        return f"This unit is full: at most {_plural(limit, 'trooper')}."
-    if issue.code == "unit.specialists.too-many":
-        if limit == 0:
-            return "This unit type takes no specialist."
-        return f"This unit has its {_plural(limit, 'specialist')} already."
-    if issue.code == "trooper.abilities.too-many":
-        return f"Not enough ability slots: this trooper has {limit}."
-    return issue.message
+def rule_reason(issue: Issue, ruleset: Ruleset) -> str:
+    """Why a choice is not offered: the rule it would break, as the ruleset words it."""
+    return broken_rule(issue, ruleset) or issue.message
 
 
 class Judge:
@@ -83,4 +63,4 @@ class Judge:
             return ""
         # The nearest rule says it best: "a TAG takes no specialist" before "a list has at
         # most 3 specialists" (a trooper's path is deeper than its unit's, the force's).
-        return rule_reason(max(broken, key=lambda issue: issue.path.count("[")))
+        return rule_reason(max(broken, key=lambda issue: issue.path.count("[")), self.ruleset)

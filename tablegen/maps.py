@@ -12,8 +12,6 @@ from __future__ import annotations
 import functools
 import re
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -23,6 +21,7 @@ from django.utils.http import urlencode
 
 from onefinity.rules.hexgrid import Hex
 from onefinity.rules.lineoffire import line_of_fire
+from onefinity.rules.recent import Recent
 from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import whole_number
 from tablegen.engine.edits import EditError, footprint, mapping, remove_piece, stamp
@@ -50,9 +49,8 @@ MAP_ID = "table-map"
 # and sends with each edit: the edit's answer is then what changed on the map (a few hexes)
 # instead of the whole map. A token is made for one drawing, so a page sending it shows
 # exactly that map. Another process's token, or one forgotten, gets the whole map.
-_DRAWN: OrderedDict[str, tuple[int, DrawnMap]] = OrderedDict()
-_DRAWN_KEPT = 32
-_drawn_lock = threading.Lock()
+# (onefinity.rules.recent says why a process keeps them, and how they are bounded.)
+_DRAWN: Recent[str, tuple[int, DrawnMap]] = Recent(most=32)
 
 
 def remember_drawn(table_pk: int, drawn: DrawnMap) -> str:
@@ -61,10 +59,7 @@ def remember_drawn(table_pk: int, drawn: DrawnMap) -> str:
     if drawn.basis is None:
         return ""
     token = secrets.token_urlsafe(12)
-    with _drawn_lock:
-        _DRAWN[token] = (table_pk, drawn)
-        while len(_DRAWN) > _DRAWN_KEPT:
-            _DRAWN.popitem(last=False)
+    _DRAWN.put(token, (table_pk, drawn))
     return token
 
 
@@ -72,10 +67,7 @@ def recall_drawn(table_pk: int, token: object) -> DrawnMap | None:
     """The drawing of this table's map that `token` names, if this process keeps it."""
     if not isinstance(token, str):
         return None
-    with _drawn_lock:
-        kept = _DRAWN.get(token)
-        if kept is not None:
-            _DRAWN.move_to_end(token)
+    kept = _DRAWN.get(token)
     return kept[1] if kept is not None and kept[0] == table_pk else None
 
 

@@ -2,9 +2,7 @@ from __future__ import annotations
 
 import io
 import json
-import threading
 import zipfile
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -28,6 +26,7 @@ from accounts.storage import check_room
 from onefinity.fastjson import DocumentDecoder, DocumentEncoder
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Hex
+from onefinity.rules.recent import Recent
 from onefinity.rules.ruleset import TableRules
 from tablegen import packwork
 from tablegen.engine import edits
@@ -59,29 +58,22 @@ from tablegen.engine.tables import (
 # document again (2 ms on a 1,600-hex table), when the stored document is equal to the one
 # read, under the same rules. Keyed by table; the reader is a function of the document and
 # the rules, so an equal document reads the same. Shared by the server's threads.
-_READINGS: OrderedDict[int, tuple[Any, str, TableRules, TableSpec]] = OrderedDict()
-_READINGS_KEPT = 32
-_readings_lock = threading.Lock()
+# Shared by the server's threads (onefinity.rules.recent says why and how it is bounded).
+_READINGS: Recent[int, tuple[Any, str, TableRules, TableSpec]] = Recent(most=32)
 
 
 def _recalled(pk: int | None, document: Any, name: str, rules: TableRules) -> TableSpec | None:
     if pk is None:
         return None
-    with _readings_lock:
-        kept = _READINGS.get(pk)
+    kept = _READINGS.get(pk)
     if kept is not None and kept[1] == name and kept[2] is rules and kept[0] == document:
         return kept[3]
     return None
 
 
 def _remember(pk: int | None, document: Any, name: str, rules: TableRules, spec: TableSpec) -> None:
-    if pk is None:
-        return
-    with _readings_lock:
-        _READINGS[pk] = (document, name, rules, spec)
-        _READINGS.move_to_end(pk)
-        while len(_READINGS) > _READINGS_KEPT:
-            _READINGS.popitem(last=False)
+    if pk is not None:
+        _READINGS.put(pk, (document, name, rules, spec))
 
 
 class Table(Owned, Shareable, WithHistory):

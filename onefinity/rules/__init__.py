@@ -16,7 +16,8 @@ from onefinity.rules.force import (
 )
 from onefinity.rules.points import force_cost, trooper_cost
 from onefinity.rules.profile import TrooperProfile, trooper_profile
-from onefinity.rules.ruleset import Ruleset, RulesetError, RulesetLibrary, current_ruleset, library
+from onefinity.rules.ruleset import Ruleset, RulesetError, RulesetLibrary
+from onefinity.rules.ruleset_file import current_ruleset, library
 from onefinity.rules.validation import (
     Issue,
     Report,

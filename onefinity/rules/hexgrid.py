@@ -165,11 +165,6 @@ class Board:
         r = self.hexes[i][1]
         return r - self.first_row if side == "A" else self.last_row - r
 
-    def side_of(self, i: int) -> str | None:
-        """Which half of the table a hex is on; None on a middle row."""
-        depth_a, depth_b = self.depth_from_edge(i, "A"), self.depth_from_edge(i, "B")
-        return "A" if depth_a < depth_b else "B" if depth_b < depth_a else None
-
     def symmetry(self, kind: str) -> tuple[int, ...] | None:
         """The hex each hex maps to under a point (180 degree) or mirror (A <-> B) symmetry,
         or None when this board does not have that symmetry (found once per board: every

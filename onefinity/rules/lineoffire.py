@@ -28,12 +28,16 @@ from onefinity.rules.hexgrid import (
 from onefinity.rules.ruleset import TableRules
 
 __all__ = [
+    "PAIR_GEOMETRY_LIMIT",
     "BoolArray",
     "LineOfFire",
     "Terrain",
-    "board_visibility",
     "crossed_hexes",
+    "crosses_hexes",
     "line_of_fire",
+    "open_overlap",
+    "orient",
+    "visibility_by_pairs",
 ]
 
 BoolArray = npt.NDArray[np.bool_]
@@ -55,20 +59,15 @@ class _BoardGeometry:
     side_a: IntArray
     side_b: IntArray
 
-    def pair_index(self, i: int, j: int) -> int:
-        i, j = min(i, j), max(i, j)
-        n = len(self.board)
-        return i * n - i * (i + 1) // 2 + (j - i - 1)
 
-
-def _orient(
+def orient(
     ax: IntArray, ay: IntArray, bx: IntArray, by: IntArray, cx: IntArray, cy: IntArray
 ) -> IntArray:
     sign: IntArray = np.sign((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))
     return sign
 
 
-def _open_overlap(a: IntArray, b: IntArray, p: IntArray, q: IntArray) -> BoolArray:
+def open_overlap(a: IntArray, b: IntArray, p: IntArray, q: IntArray) -> BoolArray:
     """Collinear segments, along one axis: does a-b overlap the open segment p-q?"""
     overlap: BoolArray = np.maximum(np.minimum(a, b), np.minimum(p, q)) < np.minimum(
         np.maximum(a, b), np.maximum(p, q)
@@ -76,7 +75,7 @@ def _open_overlap(a: IntArray, b: IntArray, p: IntArray, q: IntArray) -> BoolArr
     return overlap
 
 
-def _crosses_hexes(
+def crosses_hexes(
     ax: IntArray, ay: IntArray, bx: IntArray, by: IntArray, kx: IntArray, ky: IntArray
 ) -> BoolArray:
     """Vectorised ``hexgrid.crosses_interior``: does each segment a-b cross the interior of
@@ -84,18 +83,18 @@ def _crosses_hexes(
     hit = np.zeros(len(kx), dtype=bool)
     for (px, py), (qx, qy) in DIAGONALS:
         p_x, p_y, q_x, q_y = kx + px, ky + py, kx + qx, ky + qy
-        o1 = _orient(ax, ay, bx, by, p_x, p_y)
-        o2 = _orient(ax, ay, bx, by, q_x, q_y)
-        o3 = _orient(p_x, p_y, q_x, q_y, ax, ay)
-        o4 = _orient(p_x, p_y, q_x, q_y, bx, by)
+        o1 = orient(ax, ay, bx, by, p_x, p_y)
+        o2 = orient(ax, ay, bx, by, q_x, q_y)
+        o3 = orient(p_x, p_y, q_x, q_y, ax, ay)
+        o4 = orient(p_x, p_y, q_x, q_y, bx, by)
         crossing = (o1 * o2 < 0) & (o3 * o4 < 0)
         collinear = (o1 == 0) & (o2 == 0) & (o3 == 0) & (o4 == 0)
         if collinear.any():
             # Compare along an axis on which the diagonal has length.
             if px != qx:
-                crossing |= collinear & _open_overlap(ax, bx, p_x, q_x)
+                crossing |= collinear & open_overlap(ax, bx, p_x, q_x)
             else:
-                crossing |= collinear & _open_overlap(ay, by, p_y, q_y)
+                crossing |= collinear & open_overlap(ay, by, p_y, q_y)
         hit |= crossing
     return hit
 
@@ -140,7 +139,7 @@ def _board_geometry(board: Board) -> _BoardGeometry:
         if len(t_idx):
             sbx, sby = bx[t_idx], by[t_idx]
             sax, say = np.full(len(t_idx), ax), np.full(len(t_idx), ay)
-            hit = _crosses_hexes(sax, say, sbx, sby, xs[k_idx], ys[k_idx])
+            hit = crosses_hexes(sax, say, sbx, sby, xs[k_idx], ys[k_idx])
             cross_pair_parts.append(offset + t_idx[hit])
             cross_hex_parts.append(k_idx[hit])
         if len(side_arr):
@@ -161,7 +160,7 @@ def _board_geometry(board: Board) -> _BoardGeometry:
                 b_c = np.where(use_x, bx[t_idx], by[t_idx])
                 p_c = np.where(use_x, p_x[s_idx], p_y[s_idx])
                 q_c = np.where(use_x, q_x[s_idx], q_y[s_idx])
-                overlap = _open_overlap(a_c, b_c, p_c, q_c)
+                overlap = open_overlap(a_c, b_c, p_c, q_c)
                 # A side of an end hex is not "between" the ends.
                 ends = (
                     (s_i[s_idx] == i)
@@ -213,6 +212,12 @@ class Terrain:
         levels = np.array([kind.level for kind in ruled] + [0], dtype=np.int64)
         standable = np.array([kind.enterable for kind in ruled] + [True], dtype=bool)
         return cls(heights[code], levels[code], standable[code])
+
+
+def visibility_by_pairs(board: Board, terrain: Terrain) -> BoolArray:
+    """All-pairs visibility from the board's per-pair geometry (built once per board): the
+    fastest exact method up to PAIR_GEOMETRY_LIMIT hexes (visibility.board_visibility)."""
+    return _visibility_by_pairs(_board_geometry(board), terrain)
 
 
 def _visibility_by_pairs(geometry: _BoardGeometry, terrain: Terrain) -> BoolArray:
@@ -284,7 +289,7 @@ def line_of_fire(board: Board, terrain: Terrain, a: Hex, b: Hex) -> LineOfFire:
 
 # Boards up to this many hexes use the per-pair geometry (faster per check, costlier to
 # build); larger ones use direction patterns.
-_PAIR_GEOMETRY_LIMIT = 400
+PAIR_GEOMETRY_LIMIT = 400
 
 
 def _symmetries() -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -362,7 +367,7 @@ def _direction_pattern_direct(dq: int, dr: int) -> tuple[IntArray, IntArray]:
     cq, cr = cq[keep], cr[keep]
     kx, ky = 2 * cq + cr, 3 * cr
     zeros = np.zeros(len(cq), dtype=np.int64)
-    hit = _crosses_hexes(zeros, zeros, np.full(len(cq), bx), np.full(len(cq), by), kx, ky)
+    hit = crosses_hexes(zeros, zeros, np.full(len(cq), bx), np.full(len(cq), by), kx, ky)
     crossed = (
         np.stack([cq[hit], cr[hit]], axis=1) if hit.any() else np.zeros((0, 2), dtype=np.int64)
     )
@@ -445,15 +450,3 @@ def crossed_hexes(board: Board, a: Hex, b: Hex) -> tuple[Hex, ...]:
     crossed, _ = _direction_pattern(b[0] - a[0], b[1] - a[1])
     on_board = ((a[0] + int(dq), a[1] + int(dr)) for dq, dr in crossed)
     return tuple(hex_ for hex_ in on_board if hex_ in board)
-
-
-def board_visibility(board: Board, terrain: Terrain) -> BoolArray:
-    """All-pairs visibility (a[i, j]: hex i sees hex j), by the fastest exact method for
-    the board's size: per-pair geometry for small boards, the word-parallel directions of
-    ``visibility`` for large ones (which also keeps a table up to date after an edit).
-    Tests keep all of them, and the direction patterns here, in agreement."""
-    if len(board) <= _PAIR_GEOMETRY_LIMIT:
-        return _visibility_by_pairs(_board_geometry(board), terrain)
-    from onefinity.rules.visibility import Visibility  # it builds on this module
-
-    return Visibility.of(board, terrain).clear

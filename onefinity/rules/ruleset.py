@@ -8,7 +8,6 @@ naming the file and the key, so an organizer editing the data sees what to fix).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,6 +149,8 @@ class CardRules:
 
 @dataclass(frozen=True, slots=True)
 class ForceLimits:
+    """The force-building numbers; the constraints name them (``force_limits.units``)."""
+
     points: int
     unit_points: int
     units: int
@@ -157,6 +158,61 @@ class ForceLimits:
     tags: int
     specialists_max: int
     specialists_min: int
+
+
+# Constraints: the force limits as data, one loop evaluating them (as BattleScribe data
+# does). What a constraint counts, within each part of the force its scope names.
+POINTS = "points"
+UNITS = "units"
+TROOPERS = "troopers"
+TAGS = "tags"  # troopers of TAG units
+SPECIALISTS = "specialists"
+SLOTS = "slots"  # ability slots its troopers' abilities take
+COUNTS = (POINTS, UNITS, TROOPERS, TAGS, SPECIALISTS, SLOTS)
+FORCE = "force"  # the whole force, once
+UNIT_TYPE_SCOPE = "unit-type"  # the units of each unit type in the force, together
+UNIT = "unit"  # each unit of a known type
+TROOPER = "trooper"  # each trooper of a unit of a known type
+SCOPES = (FORCE, UNIT_TYPE_SCOPE, UNIT, TROOPER)
+MAX = "max"  # a force breaks the constraint when the count is over the limit
+MIN = "min"  # ... when it is under it
+ERROR = "error"  # an error makes the list illegal, a warning does not
+WARNING = "warning"
+SEVERITIES = (ERROR, WARNING)
+# The limit a constraint may name instead of a number: a key of force_limits
+# (``force_limits.units``), a number of the unit's type (``unit_type.max_troopers``; not in
+# the force scope), or the game's size: the list's own points limit, else force_limits.points.
+FORCE_LIMITS_PREFIX = "force_limits."
+UNIT_TYPE_PREFIX = "unit_type."
+GAME_POINTS = "force.points_limit"
+
+
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """A limit on a force: what is counted over what scope, the bound it may not pass
+    (a number or the name of one), and the problem of a force that passes it.
+
+    ``message`` and ``fix`` are templates (onefinity.rules.wording) that may name the count
+    (by its name: ``{units}``), ``limit`` (a max) or ``minimum`` (a min), ``over`` or
+    ``short`` (how far past it), ``unit_type`` (its name, outside the force scope) and
+    ``specialist_classes``. ``rule`` is the rule itself in a sentence, for a choice the
+    editor refuses (the message says it when it is empty): it names only the count and
+    its bound, the issue's counts."""
+
+    code: str
+    count: str  # one of COUNTS
+    scope: str  # one of SCOPES
+    bound: str  # MAX or MIN
+    limit: int | str  # a number, or the name of one (FORCE_LIMITS_PREFIX ...)
+    message: str
+    fix: str
+    rule: str = ""
+    severity: str = ERROR
+    # The issue's path in the force and unit-type scopes; a unit's or trooper's own below.
+    path: str = UNITS
+    # The limit worked out when the file is read: per unit type id (the force scope's
+    # under ""); empty when it is the game's points limit, which each list may set.
+    limits: Mapping[str, int] = field(default_factory=lambda: frozen({}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,6 +408,10 @@ class Ruleset:
     unit_skills: Mapping[str, CatalogueEntry]
     table: TableRules
     exchange: ExchangeRules = ExchangeRules()
+    # The constraints of each scope (SCOPES), in the file's order.
+    constraints: Mapping[str, tuple[Constraint, ...]] = field(
+        default_factory=lambda: frozen({scope: () for scope in SCOPES})
+    )
     # Key paths (``cards.suits``, ``weapons.combi-rifle``) whose values are ours, not the
     # rules': a path covers everything below it.
     provisional: frozenset[str] = frozenset()
@@ -378,7 +438,7 @@ class Ruleset:
         return None
 
 
-# --- Reading ------------------------------------------------------------------------
+# --- The versions ---------------------------------------------------------------------
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -402,18 +462,6 @@ class RulesetLibrary:
         """The ruleset a list names, or the current one when this site does not have it
         (validation then reports the unknown version)."""
         return self.get(version) or self.current
-
-
-@functools.cache
-def library() -> RulesetLibrary:
-    """The shipped rulesets, read once per process."""
-    from onefinity.rules.ruleset_file import load_library
-
-    return load_library()
-
-
-def current_ruleset() -> Ruleset:
-    return library().current
 
 
 def known_entries(

@@ -1,9 +1,12 @@
 """Reading a ruleset file: TOML in, a checked :class:`Ruleset` out, or a RulesetError
 naming the file and the key. One function per table of the file; every key is checked
-(an unknown key is an error, so a misspelt one is never silently ignored)."""
+(an unknown key is an error, so a misspelt one is never silently ignored). The shipped
+rulesets are read once per process (:func:`library`)."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import itertools
 import re
 import tomllib
@@ -18,10 +21,17 @@ from onefinity.rules.ruleset import (
     ATTACK,
     CANCELS,
     CHANGES,
+    COUNTS,
     DEFENSE,
     ENEMY_ATTACK,
+    ERROR,
     EXCHANGES,
     FOLLOW_UPS,
+    FORCE,
+    FORCE_LIMITS_PREFIX,
+    GAME_POINTS,
+    MAX,
+    MIN,
     MOVEMENT,
     NO_REACTION,
     OUTSIDE,
@@ -30,11 +40,17 @@ from onefinity.rules.ruleset import (
     ROLES,
     RULESET_DIR,
     RULESET_FORMAT,
+    SCOPES,
+    SEVERITIES,
     SHOOTING,
+    UNIT_TYPE_PREFIX,
+    UNIT_TYPE_SCOPE,
+    UNITS,
     WOUNDS,
     Attack,
     CardRules,
     CatalogueEntry,
+    Constraint,
     Discount,
     Effect,
     ExchangeRules,
@@ -52,8 +68,11 @@ from onefinity.rules.ruleset import (
     UnitType,
     frozen,
 )
+from onefinity.rules.wording import WordingError, check_template
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# A problem's code: ids joined by dots, like "unit.troopers.too-many".
+_CODE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+$")
 _VERSION = re.compile(r"^\d+(?:\.\d+)*$")
 
 
@@ -416,6 +435,109 @@ def _force_limits(root: _Reader) -> ForceLimits:
     return limits
 
 
+# The numbers a constraint may name (ruleset.FORCE_LIMITS_PREFIX, UNIT_TYPE_PREFIX).
+_FORCE_LIMIT_NAMES = tuple(f.name for f in dataclasses.fields(ForceLimits))
+_UNIT_TYPE_NUMBERS = tuple(f.name for f in dataclasses.fields(UnitType) if f.type == "int")
+# What every constraint's words may name besides its count and bound.
+_WORDS = ("unit_type", "specialist_classes")
+
+
+def _limit_names(scope: str) -> tuple[str, ...]:
+    names = [GAME_POINTS] + [FORCE_LIMITS_PREFIX + name for name in _FORCE_LIMIT_NAMES]
+    if scope != FORCE:
+        names += [UNIT_TYPE_PREFIX + name for name in _UNIT_TYPE_NUMBERS]
+    return tuple(names)
+
+
+def _constraint(
+    code: str, entry: _Reader, limits: ForceLimits, unit_types: Mapping[str, UnitType]
+) -> Constraint:
+    count = entry.choice("count", COUNTS)
+    scope = entry.choice("scope", SCOPES)
+    bounds = [bound for bound in (MAX, MIN) if bound in entry.table]
+    if len(bounds) != 1:
+        raise entry.fail("", "give exactly one bound: max or min")
+    bound = bounds[0]
+    value = entry._get(bound, True)
+    limit: int | str
+    if isinstance(value, str):
+        names = _limit_names(scope)
+        if value not in names:
+            raise entry.fail(bound, f"expected a whole number or one of {', '.join(names)}")
+        limit = value
+    else:
+        limit = entry.integer(bound)
+    if scope in (FORCE, UNIT_TYPE_SCOPE):
+        path = entry.text("path", default=UNITS)
+    elif "path" in entry.table:
+        raise entry.fail("path", f"a {scope}'s problem is at its own path")
+    else:
+        path = UNITS
+    numbers = (count, "limit", "over") if bound == MAX else (count, "minimum", "short")
+    words = tuple(w for w in _WORDS if scope != FORCE or w != "unit_type")
+    templates = {}
+    for name in ("message", "fix", "rule"):
+        templates[name] = entry.text(name, default="" if name == "rule" else None)
+        try:
+            if name == "rule":  # said later from the issue's counts alone
+                check_template(templates[name], numbers[:2], ())
+            else:
+                check_template(templates[name], numbers, words)
+        except WordingError as error:
+            raise entry.fail(name, str(error)) from None
+    severity = entry.text("severity", default=ERROR)
+    if severity not in SEVERITIES:
+        raise entry.fail("severity", f"expected one of {', '.join(SEVERITIES)}, got {severity!r}")
+    entry.done()
+    return Constraint(
+        code=code,
+        count=count,
+        scope=scope,
+        bound=bound,
+        limit=limit,
+        message=templates["message"],
+        fix=templates["fix"],
+        rule=templates["rule"],
+        severity=severity,
+        path=path,
+        limits=_worked_out(limit, scope, limits, unit_types),
+    )
+
+
+def _worked_out(
+    limit: int | str, scope: str, limits: ForceLimits, unit_types: Mapping[str, UnitType]
+) -> Mapping[str, int]:
+    """A constraint's limit per unit type (under "" in the force scope), so that validating
+    a force looks each up instead of reading the name again; none for the game's points."""
+    if limit == GAME_POINTS:
+        return frozen({})
+    keys = ("",) if scope == FORCE else tuple(unit_types)
+    if isinstance(limit, int):
+        return frozen(dict.fromkeys(keys, limit))
+    if limit.startswith(FORCE_LIMITS_PREFIX):
+        named: int = getattr(limits, limit.removeprefix(FORCE_LIMITS_PREFIX))
+        return frozen(dict.fromkeys(keys, named))
+    number = limit.removeprefix(UNIT_TYPE_PREFIX)
+    return frozen({key: getattr(unit_types[key], number) for key in keys})
+
+
+def _constraints(
+    root: _Reader, limits: ForceLimits, unit_types: Mapping[str, UnitType]
+) -> Mapping[str, tuple[Constraint, ...]]:
+    """The constraints keyed by their problem's code, grouped by scope in the file's order."""
+    table = root.table_of("constraints")
+    found: dict[str, list[Constraint]] = {scope: [] for scope in SCOPES}
+    for code in table.table:
+        if code == "provisional":
+            table.provisional()
+            continue
+        if not _CODE.match(code):
+            raise table.fail(code, "a code is ids joined by dots, like 'unit.troopers.too-many'")
+        constraint = _constraint(code, table.table_of(code), limits, unit_types)
+        found[constraint.scope].append(constraint)
+    return frozen({scope: tuple(constraints) for scope, constraints in found.items()})
+
+
 def _unit_types(root: _Reader) -> Mapping[str, UnitType]:
     unit_types: dict[str, UnitType] = {}
     for type_id, entry in root.entries("unit_types"):
@@ -601,6 +723,8 @@ def parse_ruleset(document: Mapping[str, Any], source: str) -> Ruleset:
             source, "modifiers.defense", "only a combat modifier says the target is downed"
         )
     modifiers.done()
+    force_limits = _force_limits(root)
+    unit_types = _unit_types(root)
     ruleset = Ruleset(
         version=version,
         name=root.text("name"),
@@ -613,8 +737,9 @@ def parse_ruleset(document: Mapping[str, Any], source: str) -> Ruleset:
         combat_modifiers=combat_modifiers,
         defense_modifiers=defense_modifiers,
         range_bands=_range_bands(root),
-        force_limits=_force_limits(root),
-        unit_types=_unit_types(root),
+        force_limits=force_limits,
+        constraints=_constraints(root, force_limits, unit_types),
+        unit_types=unit_types,
         trooper_classes=_trooper_classes(root),
         special_actions=_special_actions(root, action_costs["special"]),
         factions=_factions(root),
@@ -784,3 +909,13 @@ def load_library(directory: Path = RULESET_DIR) -> RulesetLibrary:
     if not rulesets:
         raise RulesetError(str(directory), "", "holds no ruleset file (*.toml)")
     return RulesetLibrary(frozen(rulesets))
+
+
+@functools.cache
+def library() -> RulesetLibrary:
+    """The shipped rulesets, read once per process."""
+    return load_library()
+
+
+def current_ruleset() -> Ruleset:
+    return library().current

@@ -2,8 +2,9 @@
 
 Each :class:`Issue` carries a stable ``code``, a ``severity`` (an error makes the list
 illegal, a warning does not), the ``path`` of what it concerns (``units[1].troopers[0]``),
-the ``counts`` behind it, a ``message`` and a suggested ``fix``. The limits come from the
-ruleset; only the meaning of each rule is code.
+the ``counts`` behind it, a ``message`` and a suggested ``fix``. The force limits are the
+ruleset's constraints (what is counted over which scope, the bound, the problem's words),
+judged by one loop; only what a count means, and the checks of ids, are code.
 """
 
 from __future__ import annotations
@@ -20,11 +21,31 @@ from onefinity.rules.force import (
     UnitSpec,
     read_force_document,
 )
-from onefinity.rules.points import ForceCost, force_cost
-from onefinity.rules.ruleset import CatalogueEntry, Faction, Ruleset, RulesetLibrary, UnitType
+from onefinity.rules.points import ForceCost, UnitCost, force_cost
+from onefinity.rules.ruleset import (
+    COUNTS,
+    FORCE,
+    MAX,
+    POINTS,
+    SLOTS,
+    SPECIALISTS,
+    TAGS,
+    TROOPER,
+    TROOPERS,
+    UNIT,
+    UNIT_TYPE_SCOPE,
+    UNITS,
+    CatalogueEntry,
+    Constraint,
+    Faction,
+    Ruleset,
+    RulesetLibrary,
+    UnitType,
+)
+from onefinity.rules.ruleset import ERROR as ERROR
+from onefinity.rules.ruleset import WARNING as WARNING
+from onefinity.rules.wording import fill, fill_each
 
-ERROR = "error"
-WARNING = "warning"
 # How many alternatives a fix names before it says "and N more".
 _MAX_CHOICES = 8
 
@@ -98,10 +119,6 @@ class Report:
         }
 
 
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word if count == 1 else plural or word + 's'}"
-
-
 def _choices(entries: list[str]) -> str:
     if not entries:
         return "nothing"
@@ -110,22 +127,22 @@ def _choices(entries: list[str]) -> str:
     return f"{shown} and {more} more" if more > 0 else shown
 
 
-def _counts(**values: int) -> Mapping[str, int]:
-    return MappingProxyType(values)
-
-
 class _Checker:
+    """One pass over the force: each unit and trooper is checked and counted once; the
+    constraints of each scope then judge the counts (one loop, whatever the ruleset holds).
+    A part's constraint problems come before the problems found inside it."""
+
     def __init__(self, force: ForceSpec, ruleset: Ruleset) -> None:
         self.force = force
         self.ruleset = ruleset
         self.faction: Faction | None = ruleset.factions.get(force.faction)
         self.issues: list[Issue] = []
+        self.points_limit = force.points_limit or ruleset.force_limits.points
+        self.constraints = ruleset.constraints
+        self._specialist_classes: str | None = None
 
-    def error(self, code: str, path: str, message: str, fix: str, **counts: int) -> None:
-        self.issues.append(Issue(code, ERROR, path, message, fix, _counts(**counts)))
-
-    def warning(self, code: str, path: str, message: str, fix: str, **counts: int) -> None:
-        self.issues.append(Issue(code, WARNING, path, message, fix, _counts(**counts)))
+    def error(self, code: str, path: str, message: str, fix: str) -> None:
+        self.issues.append(Issue(code, ERROR, path, message, fix))
 
     def unknown(self, path: str, value: str, what: str, known: Mapping[str, Any]) -> None:
         names = [f"{getattr(entry, 'name', key)} ({key})" for key, entry in known.items()]
@@ -136,187 +153,156 @@ class _Checker:
             f"Use one of: {_choices(names)}.",
         )
 
+    # --- the constraints: one loop over the ruleset's data ------------------------------
+
+    def constrain(
+        self,
+        scope: str,
+        counted: Mapping[str, int],
+        path: str,
+        unit_type: UnitType | None,
+        at: int,
+    ) -> None:
+        """Report, before the issue at index ``at``, each constraint of ``scope`` that
+        ``counted`` (what the part of the force at ``path`` holds) breaks."""
+        broken = []
+        type_id = unit_type.id if unit_type is not None else ""
+        points_limit = self.points_limit
+        for constraint in self.constraints[scope]:
+            number = counted[constraint.count]
+            limit = constraint.limits.get(type_id, points_limit)
+            if constraint.bound == MAX:
+                if number <= limit:
+                    continue
+                bound, gap, past = "limit", "over", number - limit
+            elif number >= limit:
+                continue
+            else:
+                bound, gap, past = "minimum", "short", limit - number
+            counts = {constraint.count: number, bound: limit}
+            broken.append(self.problem(constraint, path, unit_type, counts, gap, past))
+        if broken:
+            self.issues[at:at] = broken
+
+    def problem(
+        self,
+        constraint: Constraint,
+        path: str,
+        unit_type: UnitType | None,
+        counts: dict[str, int],
+        gap: str,
+        past: int,
+    ) -> Issue:
+        """The issue of a broken constraint, its words filled in."""
+        values: dict[str, int | str] = {**counts, gap: past}
+        values["specialist_classes"] = self.specialist_classes
+        if unit_type is not None:
+            values["unit_type"] = unit_type.name
+        message, fix = fill_each((constraint.message, constraint.fix), values)
+        return Issue(
+            constraint.code,
+            constraint.severity,
+            path if constraint.scope in (UNIT, TROOPER) else constraint.path,
+            message,
+            fix,
+            MappingProxyType(counts),
+        )
+
+    @property
+    def specialist_classes(self) -> str:
+        """The names of the specialist classes, worked out at the first problem."""
+        if self._specialist_classes is None:
+            self._specialist_classes = ", ".join(
+                c.name for c in self.ruleset.trooper_classes.values() if c.specialist
+            )
+        return self._specialist_classes
+
     # --- the whole force ---------------------------------------------------------------
 
     def run(self) -> Report:
         force, ruleset, limits = self.force, self.ruleset, self.ruleset.force_limits
         if self.faction is None:
             self.unknown("faction", force.faction, "faction", ruleset.factions)
+        at = len(self.issues)
         cost = force_cost(force, ruleset)
-        points_limit = force.points_limit or limits.points
-        unit_types = [ruleset.unit_types.get(unit.type) for unit in force.units]
-        troopers = sum(len(unit.troopers) for unit in force.units)
-        tags = sum(
-            len(unit.troopers)
-            for unit, unit_type in zip(force.units, unit_types, strict=True)
-            if unit_type is not None and unit_type.is_tag
-        )
-        specialists = sum(self.is_specialist(t) for unit in force.units for t in unit.troopers)
-
-        if cost.total > points_limit:
-            over = cost.total - points_limit
-            self.error(
-                "force.points.over-limit",
-                "",
-                f"This force costs {cost.total} points; the limit is {points_limit}.",
-                f"Remove {_plural(over, 'point')}: drop a trooper or choose cheaper loadouts.",
-                points=cost.total,
-                limit=points_limit,
-            )
-        if not force.units:
-            self.error(
-                "force.units.none",
-                "units",
-                "This force has no units; it needs at least 1.",
-                "Add a unit.",
-                units=0,
-                minimum=1,
-            )
-        if len(force.units) > limits.units:
-            over = len(force.units) - limits.units
-            self.error(
-                "force.units.too-many",
-                "units",
-                f"This force has {_plural(len(force.units), 'unit')}; at most {limits.units} are allowed.",
-                f"Remove {_plural(over, 'unit')}, or move its troopers into a unit of the same type.",
-                units=len(force.units),
-                limit=limits.units,
-            )
-        if troopers > limits.troopers:
-            over = troopers - limits.troopers
-            self.error(
-                "force.troopers.too-many",
-                "units",
-                f"This force has {_plural(troopers, 'trooper')}; at most {limits.troopers} are allowed.",
-                f"Remove {_plural(over, 'trooper')}.",
-                troopers=troopers,
-                limit=limits.troopers,
-            )
-        if tags > limits.tags:
-            over = tags - limits.tags
-            self.error(
-                "force.tags.too-many",
-                "units",
-                f"This force has {_plural(tags, 'TAG')}; at most {limits.tags} is allowed."
-                if limits.tags == 1
-                else f"This force has {_plural(tags, 'TAG')}; at most {limits.tags} are allowed.",
-                f"Remove {_plural(over, 'TAG')}.",
-                tags=tags,
-                limit=limits.tags,
-            )
-        specialist_names = ", ".join(
-            c.name for c in ruleset.trooper_classes.values() if c.specialist
-        )
-        if specialists > limits.specialists_max:
-            over = specialists - limits.specialists_max
-            self.error(
-                "force.specialists.too-many",
-                "units",
-                f"This force has {_plural(specialists, 'specialist')}; "
-                f"at most {limits.specialists_max} are allowed.",
-                f"Make {_plural(over, 'specialist')} a plain trooper.",
-                specialists=specialists,
-                limit=limits.specialists_max,
-            )
-        if specialists < limits.specialists_min:
-            self.warning(
-                "force.specialists.none",
-                "units",
-                f"This force has {_plural(specialists, 'specialist')}; "
-                f"it should have at least {limits.specialists_min}.",
-                f"Make a trooper a specialist ({specialist_names}).",
-                specialists=specialists,
-                minimum=limits.specialists_min,
-            )
-
-        for index, (unit, unit_type) in enumerate(zip(force.units, unit_types, strict=True)):
-            self.check_unit(index, unit, unit_type, cost.units[index].total)
+        in_force = dict.fromkeys(COUNTS, 0)
+        by_type: dict[str, dict[str, int]] = {}
+        for index, unit in enumerate(force.units):
+            unit_type = ruleset.unit_types.get(unit.type)
+            counted = self.check_unit(index, unit, unit_type, cost.units[index])
+            for name, number in counted.items():
+                in_force[name] += number
+            if unit_type is not None and ruleset.constraints[UNIT_TYPE_SCOPE]:
+                in_type = by_type.setdefault(unit_type.id, dict.fromkeys(COUNTS, 0))
+                for name, number in counted.items():
+                    in_type[name] += number
+        for type_id in reversed(by_type):
+            of_type = ruleset.unit_types[type_id]
+            self.constrain(UNIT_TYPE_SCOPE, by_type[type_id], "", of_type, at)
+        self.constrain(FORCE, in_force, "", None, at)
 
         tally = Tally(
-            points=cost.total,
-            points_limit=points_limit,
-            units=len(force.units),
+            points=in_force[POINTS],
+            points_limit=self.points_limit,
+            units=in_force[UNITS],
             units_limit=limits.units,
-            troopers=troopers,
+            troopers=in_force[TROOPERS],
             troopers_limit=limits.troopers,
-            tags=tags,
+            tags=in_force[TAGS],
             tags_limit=limits.tags,
-            specialists=specialists,
+            specialists=in_force[SPECIALISTS],
             specialists_limit=limits.specialists_max,
         )
         return Report(ruleset.version, tuple(self.issues), tally, cost)
 
-    def is_specialist(self, trooper: TrooperSpec) -> bool:
-        trooper_class = self.ruleset.trooper_classes.get(trooper.trooper_class)
-        return trooper_class is not None and trooper_class.specialist
-
     # --- one unit ----------------------------------------------------------------------
 
     def check_unit(
-        self, index: int, unit: UnitSpec, unit_type: UnitType | None, points: int
-    ) -> None:
+        self, index: int, unit: UnitSpec, unit_type: UnitType | None, cost: UnitCost
+    ) -> dict[str, int]:
+        """Check a unit and its troopers; return what it holds."""
         path = f"units[{index}]"
-        limits = self.ruleset.force_limits
         if unit_type is None:
             self.unknown(f"{path}.type", unit.type, "unit type", self.ruleset.unit_types)
-        else:
-            label = f"This {unit_type.name} unit"
-            if points > limits.unit_points:
-                over = points - limits.unit_points
-                self.error(
-                    "unit.points.over-limit",
-                    path,
-                    f"{label} costs {points} points; a unit may cost at most {limits.unit_points}.",
-                    f"Remove {_plural(over, 'point')} from it: drop a trooper or choose cheaper loadouts.",
-                    points=points,
-                    limit=limits.unit_points,
-                )
-            size = len(unit.troopers)
-            if size < unit_type.min_troopers:
-                short = unit_type.min_troopers - size
-                self.error(
-                    "unit.troopers.too-few",
-                    path,
-                    f"{label} has {_plural(size, 'trooper')}; it needs at least {unit_type.min_troopers}.",
-                    f"Add {_plural(short, 'trooper')}, or remove the unit.",
-                    troopers=size,
-                    minimum=unit_type.min_troopers,
-                )
-            if size > unit_type.max_troopers:
-                over = size - unit_type.max_troopers
-                self.error(
-                    "unit.troopers.too-many",
-                    path,
-                    f"{label} has {_plural(size, 'trooper')}; it may have at most {unit_type.max_troopers}.",
-                    f"Remove {_plural(over, 'trooper')}, or split the unit in two.",
-                    troopers=size,
-                    limit=unit_type.max_troopers,
-                )
-            specialists = sum(self.is_specialist(t) for t in unit.troopers)
-            if specialists > unit_type.max_specialists:
-                over = specialists - unit_type.max_specialists
-                allowed = (
-                    "may have no specialist"
-                    if unit_type.max_specialists == 0
-                    else f"may have at most {unit_type.max_specialists}"
-                )
-                self.error(
-                    "unit.specialists.too-many",
-                    path,
-                    f"{label} has {_plural(specialists, 'specialist')}; it {allowed}.",
-                    f"Make {_plural(over, 'specialist')} in it a plain trooper.",
-                    specialists=specialists,
-                    limit=unit_type.max_specialists,
-                )
+        at = len(self.issues)
         self.check_items(
-            self.ruleset.unit_skills, "unit skill", unit.skills, f"{path}.skills", unit_type
+            self.ruleset.unit_skills, "unit skill", unit.skills, path, "skills", unit_type
         )
+        tag = 1 if unit_type is not None and unit_type.is_tag else 0
+        specialists = slots = 0
+        each_trooper = unit_type is not None and bool(self.ruleset.constraints[TROOPER])
+        # What one trooper holds: the same for each but its points, class and abilities.
+        counted = {POINTS: 0, UNITS: 0, TROOPERS: 1, TAGS: tag, SPECIALISTS: 0, SLOTS: 0}
         for trooper_index, trooper in enumerate(unit.troopers):
-            self.check_trooper(f"{path}.troopers[{trooper_index}]", trooper, unit_type)
+            trooper_path = f"{path}.troopers[{trooper_index}]"
+            specialist, taken = self.check_trooper(trooper_path, trooper, unit_type)
+            specialists += specialist
+            slots += taken
+            if each_trooper:
+                counted[POINTS] = cost.troopers[trooper_index]
+                counted[SPECIALISTS] = specialist
+                counted[SLOTS] = taken
+                self.constrain(TROOPER, counted, trooper_path, unit_type, len(self.issues))
+        troopers = len(unit.troopers)
+        counted = {
+            POINTS: cost.total,
+            UNITS: 1,
+            TROOPERS: troopers,
+            TAGS: troopers * tag,
+            SPECIALISTS: specialists,
+            SLOTS: slots,
+        }
+        if unit_type is not None:
+            self.constrain(UNIT, counted, path, unit_type, at)
+        return counted
 
     # --- one trooper -------------------------------------------------------------------
 
-    def check_trooper(self, path: str, trooper: TrooperSpec, unit_type: UnitType | None) -> None:
+    def check_trooper(
+        self, path: str, trooper: TrooperSpec, unit_type: UnitType | None
+    ) -> tuple[int, int]:
+        """Check a trooper; return whether it is a specialist (1 or 0) and the ability slots
+        its known abilities take (each as often as listed)."""
         ruleset = self.ruleset
         trooper_class = ruleset.trooper_classes.get(trooper.trooper_class)
         if trooper_class is None:
@@ -337,30 +323,20 @@ class _Checker:
                 f"The {self.faction.name} have no {trooper_class.name}.",
                 "Make it a plain trooper or another specialist.",
             )
-        self.check_items(ruleset.weapons, "weapon", trooper.weapons, f"{path}.weapons", unit_type)
+        self.check_items(ruleset.weapons, "weapon", trooper.weapons, path, "weapons", unit_type)
         self.check_items(
             ruleset.equipment,
             "piece of equipment",
             trooper.equipment,
-            f"{path}.equipment",
+            path,
+            "equipment",
             unit_type,
         )
         abilities = self.check_items(
-            ruleset.abilities, "special ability", trooper.abilities, f"{path}.abilities", unit_type
+            ruleset.abilities, "special ability", trooper.abilities, path, "abilities", unit_type
         )
-        if unit_type is not None:
-            used = sum(entry.slots for entry in abilities)
-            if used > unit_type.ability_slots:
-                over = used - unit_type.ability_slots
-                self.error(
-                    "trooper.abilities.too-many",
-                    path,
-                    f"This {unit_type.name} trooper's abilities take {_plural(used, 'ability slot')}; "
-                    f"it has {unit_type.ability_slots}.",
-                    f"Remove abilities worth {_plural(over, 'slot')}.",
-                    slots=used,
-                    limit=unit_type.ability_slots,
-                )
+        specialist = trooper_class is not None and trooper_class.specialist
+        return int(specialist), sum(entry.slots for entry in abilities)
 
     def check_items(
         self,
@@ -368,14 +344,18 @@ class _Checker:
         what: str,
         ids: tuple[str, ...],
         path: str,
+        key: str,
         unit_type: UnitType | None,
     ) -> list[CatalogueEntry]:
-        """Report unknown, duplicated and not-allowed ids; return the known entries."""
+        """Report unknown, duplicated and not-allowed ids (at ``path``'s ``key``); return
+        the known entries."""
+        if not ids:  # most troopers leave most lists empty
+            return []
         faction = self.faction
         entries: list[CatalogueEntry] = []
         seen: set[str] = set()
         for index, item_id in enumerate(ids):
-            item_path = f"{path}[{index}]"
+            item_path = f"{path}.{key}[{index}]"
             entry = catalogue.get(item_id)
             if entry is None:
                 self.unknown(item_path, item_id, what, self.allowed(catalogue, unit_type))
@@ -424,6 +404,17 @@ def allowed_entries(
         if (unit_type is None or entry.allowed_for_unit_type(unit_type))
         and (faction is None or entry.allowed_for_faction(faction.id))
     }
+
+
+def broken_rule(issue: Issue, ruleset: Ruleset) -> str:
+    """The rule a constraint's issue says is broken, in the ruleset's sentence ("A list has
+    at most 4 units."), for a choice the editor refuses; "" when it has none (the message
+    says it then) or the issue is not a constraint's."""
+    for constraints in ruleset.constraints.values():
+        for constraint in constraints:
+            if constraint.code == issue.code:
+                return fill(constraint.rule, issue.counts) if constraint.rule else ""
+    return ""
 
 
 def validate_force(force: ForceSpec, ruleset: Ruleset) -> Report:

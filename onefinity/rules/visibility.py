@@ -31,9 +31,16 @@ import numpy as np
 import numpy.typing as npt
 
 from onefinity.rules.hexgrid import Board
-from onefinity.rules.lineoffire import Terrain, _crosses_hexes
+from onefinity.rules.lineoffire import (
+    PAIR_GEOMETRY_LIMIT,
+    Terrain,
+    crosses_hexes,
+    open_overlap,
+    orient,
+    visibility_by_pairs,
+)
 
-__all__ = ["WORD_BITS", "BoardLines", "Visibility", "board_lines"]
+__all__ = ["WORD_BITS", "BoardLines", "Visibility", "board_lines", "board_visibility"]
 
 IntArray = npt.NDArray[np.int64]
 Ints = npt.NDArray[np.integer[Any]]
@@ -57,26 +64,12 @@ _SIDE_CORNERS = {
 }
 
 
-def _orient(
-    ax: IntArray, ay: IntArray, bx: IntArray, by: IntArray, cx: IntArray, cy: IntArray
-) -> IntArray:
-    sign: IntArray = np.sign((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))
-    return sign
-
-
-def _open_overlap(a: IntArray, b: IntArray, p: IntArray, q: IntArray) -> BoolArray:
-    overlap: BoolArray = np.maximum(np.minimum(a, b), np.minimum(p, q)) < np.minimum(
-        np.maximum(a, b), np.maximum(p, q)
-    )
-    return overlap
-
-
 def _crosses(bx: IntArray, by: IntArray, kx: IntArray, ky: IntArray) -> BoolArray:
     """Does the segment from the origin to (bx, by) cross the interior of the hex centred at
     (kx, ky)? It does when it meets one of the hex's long diagonals away from their ends
     (``hexgrid.crosses_interior``), vectorised."""
     zero = np.zeros_like(bx)
-    return _crosses_hexes(zero, zero, bx, by, kx, ky)
+    return crosses_hexes(zero, zero, bx, by, kx, ky)
 
 
 def _ragged_arange(lengths: IntArray) -> IntArray:
@@ -148,13 +141,13 @@ def _patterns(dq: IntArray, dr: IntArray) -> tuple[IntArray, IntArray, IntArray,
     for (sq, sr), ((px, py), (qx, qy)) in _SIDE_CORNERS.items():
         mq, mr = aq + sq, ar + sr
         p_x, p_y, q_x, q_y = ax_ + px, ay_ + py, ax_ + qx, ay_ + qy
-        on_line = (_orient(zero, zero, bx[d], by[d], p_x, p_y) == 0) & (
-            _orient(zero, zero, bx[d], by[d], q_x, q_y) == 0
+        on_line = (orient(zero, zero, bx[d], by[d], p_x, p_y) == 0) & (
+            orient(zero, zero, bx[d], by[d], q_x, q_y) == 0
         )
         overlap = np.where(
             p_x != q_x,
-            _open_overlap(zero, bx[d], p_x, q_x),
-            _open_overlap(zero, by[d], p_y, q_y),
+            open_overlap(zero, bx[d], p_x, q_x),
+            open_overlap(zero, by[d], p_y, q_y),
         )
         ends = ((aq == 0) & (ar == 0)) | ((aq == dq[d]) & (ar == dr[d]))
         ends |= ((mq == 0) & (mr == 0)) | ((mq == dq[d]) & (mr == dr[d]))
@@ -665,3 +658,13 @@ class Visibility:
                 values = np.minimum(values, np.take(grid, at + np.take(other, entry)))
             top[some] = np.maximum(top[some], np.maximum.reduceat(values, runs[some]))
         return top
+
+
+def board_visibility(board: Board, terrain: Terrain) -> BoolArray:
+    """All-pairs visibility (a[i, j]: hex i sees hex j), by the fastest exact method for
+    the board's size: per-pair geometry (``lineoffire``) for small boards, the word-parallel
+    directions of this module for large ones (which also keep a table up to date after an
+    edit). Tests keep all of them, and the direction patterns of ``lineoffire``, in agreement."""
+    if len(board) <= PAIR_GEOMETRY_LIMIT:
+        return visibility_by_pairs(board, terrain)
+    return Visibility.of(board, terrain).clear

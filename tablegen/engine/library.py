@@ -353,12 +353,12 @@ def read_library(
     source = path.name
     try:
         with path.open("rb") as handle:
-            data = tomllib.load(handle)
+            document = tomllib.load(handle)
     except OSError as error:
         raise LibraryError(source, "", f"cannot be read ({error.strerror})") from None
     except tomllib.TOMLDecodeError as error:
         raise LibraryError(source, "", f"is not valid TOML ({error})") from None
-    root = _Table(source, data, "")
+    root = _Table(source, document, "")
     roles = _roles(root.table("roles"))
     pieces = {
         piece_id: _piece(piece_id, entry, kinds, roles)

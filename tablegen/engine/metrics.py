@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import functools
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,9 +11,10 @@ import numpy as np
 import numpy.typing as npt
 
 from onefinity.rules.hexgrid import NEIGHBOUR_STEPS, Board, Hex
-from onefinity.rules.lineoffire import BoolArray, IntArray, Terrain, board_visibility
+from onefinity.rules.lineoffire import BoolArray, IntArray, Terrain
+from onefinity.rules.recent import Recent
 from onefinity.rules.ruleset import TableRules
-from onefinity.rules.visibility import Visibility
+from onefinity.rules.visibility import Visibility, board_visibility
 from tablegen.engine.tables import TableSpec
 
 SIDES = ("A", "B")
@@ -270,8 +269,9 @@ class _State:
 
 
 # Line-of-fire states kept per process, so that the next edit of a table recomputes only
-# the pairs its changed hexes touch (see onefinity.rules.visibility). Bounded in bytes: the
-# largest board's state is about 4 MB.
+# the pairs its changed hexes touch (see onefinity.rules.visibility; onefinity.rules.recent
+# says why a pure engine keeps them). Bounded in bytes: the largest board's state is about
+# 4 MB.
 KEPT_STATES_BYTES = 64_000_000
 # A change of more hexes than this is checked whole (an edit is a few hexes; a whole new
 # layout costs about as much either way).
@@ -279,9 +279,8 @@ INCREMENTAL_HEXES = 64
 # Boards up to this size are checked whole, per pair (0.2 ms for the standard board), unless
 # a kept state of the table before the change is at hand.
 SMALL_BOARD = 400
-_kept: OrderedDict[tuple[Board, bytes], _State] = OrderedDict()
-# The server answers in several threads of one process: the kept states are shared.
-_kept_lock = threading.Lock()
+# Shared by the server's threads of one process.
+_kept: Recent[tuple[Board, bytes], _State] = Recent(KEPT_STATES_BYTES, lambda s: s.nbytes)
 
 
 def _key(board: Board, terrain: Terrain) -> tuple[Board, bytes]:
@@ -290,20 +289,9 @@ def _key(board: Board, terrain: Terrain) -> tuple[Board, bytes]:
     )
 
 
-def _keep(key: tuple[Board, bytes], state: _State) -> None:
-    with _kept_lock:
-        _kept[key] = state
-        _kept.move_to_end(key)
-        size = sum(s.nbytes for s in _kept.values())
-        while size > KEPT_STATES_BYTES and len(_kept) > 1:
-            _, dropped = _kept.popitem(last=False)
-            size -= dropped.nbytes
-
-
 def forget_kept_states() -> None:
     """Drop every kept line-of-fire state (the benchmarks' cold start)."""
-    with _kept_lock:
-        _kept.clear()
+    _kept.clear()
 
 
 def _nearest(board: Board, terrain: Terrain) -> _State | None:
@@ -311,8 +299,7 @@ def _nearest(board: Board, terrain: Terrain) -> _State | None:
     hexes, if at most INCREMENTAL_HEXES: most often the table before the edit, but also the
     same table a few edits ago (a server's other worker, which saw the table before its
     last edits) or another table much like it. Changing any of them is exact."""
-    with _kept_lock:
-        same_board = [state for (kept, _), state in _kept.items() if kept == board]
+    same_board = [state for (kept, _), state in _kept.items() if kept == board]
     nearest, fewest = None, INCREMENTAL_HEXES + 1
     for state in same_board:
         moved = int(
@@ -335,8 +322,7 @@ def _clear_lines(
     edit, `before` given, or on a large board), or computed whole."""
     facts = _board_facts(board)
     key = _key(board, terrain)
-    with _kept_lock:
-        state = _kept.get(key)
+    state = _kept.get(key)
     if state is None and (before is not None or len(board) > SMALL_BOARD):
         previous = _nearest(board, terrain)
         if previous is not None:
@@ -347,7 +333,7 @@ def _clear_lines(
             lengths = _lengths_whole(facts, clear, terrain.standable)
             return clear, int(np.flatnonzero(lengths)[-1]) if lengths.any() else 0
         state = _State(Visibility.of(board, terrain), terrain.standable.copy(), None)
-    _keep(key, state)
+    _kept.put(key, state)
     return state.lines.clear, state.longest()
 
 

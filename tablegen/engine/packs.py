@@ -96,13 +96,13 @@ class PackState:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> PackState:
+    def from_json(cls, saved: dict[str, Any]) -> PackState:
         return cls(
-            int(data["seed"]),
-            int(data["candidates"]),
-            data["centre"],
-            list(data["sample"]),
-            list(data["seen"]),
+            int(saved["seed"]),
+            int(saved["candidates"]),
+            saved["centre"],
+            list(saved["sample"]),
+            list(saved["seen"]),
         )
 
 

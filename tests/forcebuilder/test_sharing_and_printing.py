@@ -14,8 +14,8 @@ from pypdf import PdfReader
 from forcebuilder.edits import with_keys
 from forcebuilder.models import Force
 from onefinity.rules import force_document, read_force_document
-from onefinity.rules.ruleset import RULESET_DIR, RulesetLibrary, library
-from onefinity.rules.ruleset_file import parse_ruleset
+from onefinity.rules.ruleset import RULESET_DIR, RulesetLibrary
+from onefinity.rules.ruleset_file import library, parse_ruleset
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
 
 pytestmark = pytest.mark.django_db

@@ -227,8 +227,8 @@ def test_large_board_patterns_agree_with_the_per_pair_geometry(hexes):
 
 
 def test_a_1600_hex_board_is_checked_by_direction_patterns():
-    from onefinity.rules.lineoffire import _PAIR_GEOMETRY_LIMIT as PAIR_GEOMETRY_LIMIT
-    from onefinity.rules.lineoffire import board_visibility
+    from onefinity.rules.lineoffire import PAIR_GEOMETRY_LIMIT
+    from onefinity.rules.visibility import board_visibility
 
     board = Board.of(rows_by_columns(40, 40))
     assert len(board) >= 1600 > PAIR_GEOMETRY_LIMIT

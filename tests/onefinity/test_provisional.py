@@ -15,6 +15,8 @@ DOCUMENT = tomllib.loads((RULESET_DIR / "onefinity-2026.11.toml").read_text(enco
 
 # Words, not values: names, descriptions, notes and the file's own header.
 WORDS = {"format", "version", "name", "released", "notes", "description", "policy", "replaces"}
+# ... and what a constraint's problem says.
+WORDS |= {"message", "fix", "rule"}
 
 SEED_MODIFIERS = {
     # Combat seed 001: the modifiers and their bonuses; combat modifiers are part of the
@@ -45,6 +47,24 @@ UNIT_TYPES = {
     "heavy-infantry": (1, 2, 1, 2, 6, 2, 4, 1),
     "tag": (1, 3, 2, 3, 10, 1, 1, 0),
 }
+# The Force Creation Reference's limits as constraints: what each counts, over which scope,
+# and its bound (the numbers are force_limits' and the unit types', held to it here too).
+CONSTRAINTS = {
+    "force.points.over-limit": ("points", "force", "max", "force.points_limit"),
+    "force.units.none": ("units", "force", "min", 1),
+    "force.units.too-many": ("units", "force", "max", "force_limits.units"),
+    "force.troopers.too-many": ("troopers", "force", "max", "force_limits.troopers"),
+    "force.tags.too-many": ("tags", "force", "max", "force_limits.tags"),
+    # Its scope is our decision: the reference's "per troop" read per force.
+    "force.specialists.too-many": ("specialists", None, "max", "force_limits.specialists_max"),
+    "force.specialists.none": ("specialists", "force", "min", "force_limits.specialists_min"),
+    "unit.points.over-limit": ("points", "unit", "max", "force_limits.unit_points"),
+    "unit.troopers.too-few": ("troopers", "unit", "min", "unit_type.min_troopers"),
+    "unit.troopers.too-many": ("troopers", "unit", "max", "unit_type.max_troopers"),
+    "unit.specialists.too-many": ("specialists", "unit", "max", "unit_type.max_specialists"),
+    "trooper.abilities.too-many": ("slots", "trooper", "max", "unit_type.ability_slots"),
+}
+
 UNIT_KEYS = (
     "movement",
     "armor",
@@ -101,6 +121,14 @@ def given() -> dict[str, Any]:
         "abilities.cc-specialist.effects": [{"attack": 1, "exchanges": ["close-combat"]}],
     }
     values |= SEED_MODIFIERS
+    for code, (count, scope, bound, limit) in CONSTRAINTS.items():
+        values[f"constraints.{code}.count"] = count
+        if scope is not None:
+            values[f"constraints.{code}.scope"] = scope
+        values[f"constraints.{code}.{bound}"] = limit
+    # The force's points are its own problem; a force "should" have a specialist.
+    values["constraints.force.points.over-limit.path"] = ""
+    values["constraints.force.specialists.none.severity"] = "warning"
     for band in RULESET.range_bands:
         values[f"weapons.rifle.fire_power.{band.id}"] = 1
     three_hexes = RULESET.band_for_distance(3)

@@ -9,7 +9,8 @@ from django.core.management.base import CommandError, CommandParser
 
 from onefinity.management.commands._output import write_json
 from onefinity.rules import current_ruleset
-from onefinity.rules.lineoffire import Terrain, board_visibility, line_of_fire
+from onefinity.rules.lineoffire import Terrain, line_of_fire
+from onefinity.rules.visibility import board_visibility
 from tablegen.management.commands._tables import TableCommand, parse_hex, read_table_file
 
 
