@@ -77,9 +77,16 @@ def main() -> int:
     )
     pk = response["Location"].strip("/").split("/")[-1]
     edit_url = f"/forces/{pk}/edit/"
+    from forcebuilder.models import Force
+
+    def shown() -> dict[str, int]:  # the version field the editor's page sends
+        return {"version": Force.objects.values_list("version", flat=True).get(pk=pk)}
+
     for unit_type in ("medium-infantry", "medium-infantry", "light-infantry", "light-infantry"):
-        client.post(edit_url, {"action": "add-unit", "unit_type": unit_type})
-    client.post(edit_url, {"action": "add-trooper", "unit": 0})  # 3 + 3 + 2 + 2 + 1 = 11 troopers
+        client.post(edit_url, {"action": "add-unit", "unit_type": unit_type} | shown())
+    client.post(
+        edit_url, {"action": "add-trooper", "unit": 0} | shown()
+    )  # 3 + 3 + 2 + 2 + 1 = 11 troopers
     client.post(
         edit_url,
         {
@@ -88,13 +95,12 @@ def main() -> int:
             "trooper": 1,
             "weapons": ["combi-rifle"],
             "abilities": ["marksman"],
-        },
+        }
+        | shown(),
     )
 
     # Troopers and units are named by id, as the editor's forms do; with JavaScript the
     # page also sends the rows it has open (here none, then one with its picker).
-    from forcebuilder.models import Force
-
     spec = Force.objects.get(pk=pk).to_spec()
     unit_key = spec.units[1].id
     trooper_key = spec.units[2].troopers[0].id
@@ -106,30 +112,26 @@ def main() -> int:
     tried = _sheet(Force.objects.get(pk=pk), with_options=True).tried
     add_trooper, queries = Samples(), 0
     for _ in range(RUNS):
+        fields = {"action": "add-trooper", "unit_id": unit_key} | shown()
         with add_trooper.measure(), CaptureQueriesContext(connection) as captured:
-            reply = client.post(
-                edit_url, {"action": "add-trooper", "unit_id": unit_key}, headers=htmx
-            )
+            reply = client.post(edit_url, fields, headers=htmx)
         queries = max(queries, len(captured))
         assert reply.status_code == 200
-        client.post(f"/forces/{pk}/undo/", headers=htmx)
+        client.post(f"/forces/{pk}/undo/", shown(), headers=htmx)
 
     set_class = Samples()
     for index in range(RUNS // 2):
         chosen = "medic" if index % 2 else "trooper"
+        fields = {"action": "set-class", "trooper_id": trooper_key, "class": chosen} | shown()
         with set_class.measure():
-            client.post(
-                edit_url,
-                {"action": "set-class", "trooper_id": trooper_key, "class": chosen},
-                headers=htmx,
-            )
+            client.post(edit_url, fields, headers=htmx)
 
     # The same, with the trooper's row open: class menu and loadout picker drawn, every
     # item of it tried on a copy of its unit.
     picker_open = Samples()
     for index in range(RUNS // 2):
         weapons = ["pistol"] if index % 2 else []
-        fields = {"action": "loadout", "trooper_id": trooper_key, "weapons": weapons}
+        fields = {"action": "loadout", "trooper_id": trooper_key, "weapons": weapons} | shown()
         with picker_open.measure():
             reply = client.post(edit_url, fields | {"open": trooper_key}, headers=htmx)
         assert "Save loadout" in reply.content.decode()
@@ -181,12 +183,14 @@ def main() -> int:
     reply = client.post("/forces/import/", {"document": json.dumps(largest), "confirm": "save"})
     largest_pk = reply["Location"].strip("/").split("/")[-1]
     worst = {}
+    # A list this large is printed by the worker (forcebuilder.jobs): the request starts the
+    # job, or finds it, and sends the page of its progress (benchmarks/worker.py times it).
     for name in ("cards.pdf", "roster.pdf"):
         start = time.perf_counter()
-        assert client.get(f"/forces/{largest_pk}/{name}").status_code == 200
+        assert client.get(f"/forces/{largest_pk}/{name}").status_code in (200, 302)
         first = (time.perf_counter() - start) * 1000
         start = time.perf_counter()
-        assert client.get(f"/forces/{largest_pk}/{name}").status_code == 200
+        assert client.get(f"/forces/{largest_pk}/{name}").status_code in (200, 302)
         again = (time.perf_counter() - start) * 1000
         worst[name] = {"first_ms": round(first), "cached_ms": round(again, 2)}
 

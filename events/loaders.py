@@ -14,7 +14,7 @@ from events.models import (
     Event,
     Round,
 )
-from onefinity.http import HtmxHttpRequest, read_version
+from onefinity.http import HtmxHttpRequest
 from onefinity.rules.text import whole_number
 
 
@@ -57,10 +57,6 @@ def get_round(event: Event, number: int) -> Round:
     if found is None:
         raise Http404("No such round")
     return found
-
-
-def sent_version(request: HtmxHttpRequest) -> int:
-    return read_version(request.POST.get("version"))
 
 
 def start_from(request: HtmxHttpRequest) -> int:

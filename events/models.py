@@ -32,6 +32,7 @@ from accounts.ownership import (
 from accounts.storage import check_room
 from events.checking import Checked, check_for_event, read_snapshot
 from forcebuilder.models import Force
+from onefinity.http import stale_words
 from onefinity.rules import ForceDocumentError, ForceSpec, current_ruleset
 from onefinity.wording import problem_in_words
 from tablegen.engine.tables import TableDocumentError, TableSpec, read_table_document
@@ -134,10 +135,7 @@ class Event(Owned, Versioned):
         with transaction.atomic():
             current = Event.objects.select_for_update().get(pk=self.pk)
             if current.version != expected:
-                raise StaleEvent(
-                    "This event was changed in another tab or window since your page was "
-                    "drawn. Nothing was saved: check the settings below and save again."
-                )
+                raise StaleEvent(stale_words("This event"))
             rules_change = (
                 fields["points_limit"] != current.points_limit
                 or fields["ruleset_version"] != current.ruleset_version
@@ -582,10 +580,7 @@ class Round(Versioned):
         try:
             super().swap(expected, **fields)
         except StaleVersion:
-            raise StaleEvent(
-                f"Round {self.number} was changed in another tab or window since your page "
-                "was drawn. Nothing was saved: check the round below and try again."
-            ) from None
+            raise StaleEvent(stale_words(f"Round {self.number}")) from None
 
     def set_tables(self, expected: int, documents: list[dict[str, Any]], source: str) -> None:
         rules = current_ruleset().table

@@ -42,6 +42,7 @@ from events.swiss import (
     rounds_complete,
     standings,
 )
+from onefinity.http import stale_words
 
 MAX_LISTED = 12  # tables named in one message
 TABLE_KEYS_SECONDS = 24 * 60 * 60
@@ -94,10 +95,7 @@ def result_of(pairing: Pairing) -> Result | None:
 
 
 def stale_round(number: int) -> StaleEvent:
-    return StaleEvent(
-        f"Round {number} was changed in another tab or window since your page was drawn. "
-        "Nothing was saved: check the round below and try again."
-    )
+    return StaleEvent(stale_words(f"Round {number}"))
 
 
 # --- Reading ---------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ from events.forms import PairingsImportForm
 from events.loaders import (
     get_round,
     organized,
-    sent_version,
 )
 from events.models import (
     MAX_TABLES_PER_ROUND,
@@ -27,7 +26,6 @@ from events.models import (
     EventRefusal,
     Pairing,
     Round,
-    StaleEvent,
     TableDocumentError,
 )
 from events.pairings import (
@@ -40,7 +38,7 @@ from events.pairings import (
     player_key,
     read_csv_rows,
 )
-from onefinity.http import HtmxHttpRequest, record_id
+from onefinity.http import HtmxHttpRequest, page_version, record_id
 from onefinity.rules.text import whole_number
 from onefinity.wording import problem_in_words
 from tablegen.engine.tables import table_document
@@ -147,7 +145,7 @@ def round_tables(request: HtmxHttpRequest, event_id: int, round_number: int) -> 
     else:
         return _round_refused(request, event, round_, ["Choose a pack or saved tables."])
     try:
-        round_.set_tables(sent_version(request), documents, label)
+        round_.set_tables(page_version(request.POST), documents, label)
     except TableDocumentError as error:
         return _round_refused(
             request, event, round_, [f"A table does not read: {problem_in_words(error)}."]
@@ -172,10 +170,7 @@ def _save_pairings(
         for number, rows in sorted(by_round.items()):
             round_ = Round.objects.select_for_update().get(event=event, number=number)
             if expected is not None and round_.version != expected[number]:
-                raise StaleEvent(
-                    f"Round {number} was changed in another tab or window since your page was "
-                    "drawn. Nothing was saved: check the round below and try again."
-                )
+                raise play.stale_round(number)
             if any(row.table > len(round_.tables) for row in rows) and round_.tables:
                 raise EventRefusal(f"Round {number} has only {len(round_.tables)} tables.")
             play.check_replaceable(round_)
@@ -225,7 +220,7 @@ def round_pairings(request: HtmxHttpRequest, event_id: int, round_number: int) -
             MAX_TABLES_PER_ROUND,
             form_label,
         )
-        _save_pairings(event, {round_number: rows}, {round_number: sent_version(request)})
+        _save_pairings(event, {round_number: rows}, {round_number: page_version(request.POST)})
     except PairingsError as error:
         return _round_refused(request, event, round_, error.shown)
     except EventRefusal as refusal:
@@ -243,8 +238,8 @@ def round_publish(request: HtmxHttpRequest, event_id: int, round_number: int) ->
     round_ = get_round(event, round_number)
     published = request.POST.get("change") == "publish"
     # The round's page sends its version: a tab drawn before the round was paired again does
-    # not publish pairings nobody looked at. (A tool that sends none publishes as before.)
-    if "version" in request.POST and sent_version(request) != round_.version:
+    # not publish pairings nobody looked at.
+    if page_version(request.POST) != round_.version:
         return _round_refused(request, event, round_, [str(play.stale_round(round_number))])
     Round.objects.filter(pk=round_.pk).update(published=published, version=F("version") + 1)
     messages.success(

@@ -16,12 +16,12 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.ownership import QuotaExceeded
 from events import play
 from events.jobs import PrintAsked, print_job
-from events.loaders import Membership, member, organized, sent_version
+from events.loaders import Membership, member, organized
 from events.models import Event, StaleEvent, Swiss
 from jobs.running import JobsBusy
 from jobs.views import download_job_file
 from onefinity.downloads import csv_text, download
-from onefinity.http import HtmxHttpRequest
+from onefinity.http import HtmxHttpRequest, page_version
 
 # The live page asks again this often (seconds).
 POLL_SECONDS = 30
@@ -94,7 +94,7 @@ def standings_publish(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     event = organized(request, event_id)
     swiss = play.swiss_of(event)
     publish = request.POST.get("change") == "publish"
-    changed = Swiss.objects.filter(pk=swiss.pk, version=sent_version(request)).update(
+    changed = Swiss.objects.filter(pk=swiss.pk, version=page_version(request.POST)).update(
         standings_published=publish, version=swiss.version + 1
     )
     if not changed:

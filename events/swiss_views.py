@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from events import play
 from events.entry_views import _entry_context
-from events.loaders import get_round, member, my_entry, organized, sent_version
+from events.loaders import get_round, member, my_entry, organized
 from events.models import Event, EventRefusal, Round, StaleEvent, Swiss
 from events.round_views import _round_refused
 from events.swiss_forms import (
@@ -27,7 +27,7 @@ from events.swiss_forms import (
     problems_of,
     read_seeds,
 )
-from onefinity.http import HtmxHttpRequest
+from onefinity.http import HtmxHttpRequest, page_version, stale_words
 
 
 def _games_anchor(round_: Round, table: int | None = None) -> str:
@@ -44,7 +44,7 @@ def round_pair(request: HtmxHttpRequest, event_id: int, round_number: int) -> Ht
     event = organized(request, event_id)
     round_ = get_round(event, round_number)
     try:
-        paired = play.pair(event, round_number, sent_version(request))
+        paired = play.pair(event, round_number, page_version(request.POST))
     except EventRefusal as refusal:
         return _round_refused(request, event, round_, [str(refusal)])
     draw = paired.draw
@@ -197,12 +197,12 @@ def round_swap(request: HtmxHttpRequest, event_id: int, round_number: int) -> Ht
     try:
         if data["kind"] == "tables":
             warnings = play.swap_tables(
-                event, round_number, data["first"], data["second"], sent_version(request)
+                event, round_number, data["first"], data["second"], page_version(request.POST)
             )
             done = f"The game at table {data['first']} moved to table {data['second']}."
         else:
             warnings = play.swap_players(
-                event, round_number, data["first"], data["second"], sent_version(request)
+                event, round_number, data["first"], data["second"], page_version(request.POST)
             )
             done = f"{data['first'].strip()} and {data['second'].strip()} swapped seats."
     except EventRefusal as refusal:
@@ -294,15 +294,12 @@ def swiss_settings(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     seeding, problems = read_seeds(request.POST, entries)
     if not form.is_valid() or problems:
         return _swiss_form_page(request, event, swiss, form, problems, status=400)
-    changed = Swiss.objects.filter(pk=swiss.pk, version=sent_version(request)).update(
+    changed = Swiss.objects.filter(pk=swiss.pk, version=page_version(request.POST)).update(
         bye_vp=form.cleaned_data["bye_vp"], seeding=seeding, version=swiss.version + 1
     )
     if not changed:
         swiss.refresh_from_db()
-        refusal = StaleEvent(
-            "These settings were changed in another tab or window since your page was drawn. "
-            "Nothing was saved: check them below and save again."
-        )
+        refusal = StaleEvent(stale_words("These settings"))
         return _swiss_form_page(request, event, swiss, form, [str(refusal)], status=409)
     messages.success(
         request,

@@ -23,7 +23,6 @@ from events.jobs import PrintAsked, print_job
 from events.loaders import (
     get_round,
     organized,
-    sent_version,
     start_from,
 )
 from events.models import (
@@ -38,7 +37,7 @@ from jobs.models import Job
 from jobs.running import JobsBusy
 from jobs.views import download_job_file
 from onefinity.downloads import download
-from onefinity.http import HtmxHttpRequest
+from onefinity.http import HtmxHttpRequest, page_version
 
 # --- My events, new event -------------------------------------------------------------------
 
@@ -234,7 +233,7 @@ def event_edit(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     error = ""
     if request.method == "POST" and form.is_valid():
         try:
-            event.update_settings(sent_version(request), **form.cleaned_data)
+            event.update_settings(page_version(request.POST), **form.cleaned_data)
         except EventRefusal as refusal:
             error = str(refusal)
             event.refresh_from_db()

@@ -109,14 +109,22 @@ class Force(Owned, Shareable, WithHistory):
         spec = self.to_spec()
         return spec, validate_force(spec, self.ruleset())
 
-    def set_spec(self, spec: ForceSpec) -> None:
-        """Take the list's fields from ``spec``, as the reader gives them back: ForceDocumentError
-        (nothing changed) if the document it makes would not read. A unit or trooper without
-        an id gets one (imports, copies, lists saved before ids)."""
+    def read_back(self, spec: ForceSpec) -> ForceSpec:
+        """``spec`` as this list would store it and the reader give it back: ForceDocumentError
+        if the document it makes would not read. A unit or trooper without an id gets one
+        (imports, copies, lists saved before ids)."""
         document = force_document(with_keys(spec))
         document.setdefault("ruleset", self.ruleset_version or None)
         document.setdefault("points_limit", self.points_limit)
-        canonical = read_force_document({k: v for k, v in document.items() if v is not None})
+        return read_force_document({k: v for k, v in document.items() if v is not None})
+
+    def set_spec(self, spec: ForceSpec) -> None:
+        """Take the list's fields from ``spec``, as the reader gives them back: ForceDocumentError
+        (nothing changed) if the document it makes would not read."""
+        self._take(self.read_back(spec))
+
+    def _take(self, canonical: ForceSpec) -> None:
+        """Take the list's fields from a list as ``read_back`` gave it."""
         self.name = canonical.name
         self.faction = canonical.faction
         if canonical.ruleset is not None:
@@ -164,8 +172,14 @@ class Force(Owned, Shareable, WithHistory):
         on since. ForceDocumentError (nothing saved) if the edit would not read back.
         `description` says what the edit did, for the undo button ("add a trooper to Alpha").
         """
+        self.record_read(self.read_back(spec), expected, description)
+
+    def record_read(
+        self, canonical: ForceSpec, expected: int | None = None, description: str = ""
+    ) -> None:
+        """``record`` for a list ``read_back`` gave already (the editor's edit: read once)."""
         expected = self.version if expected is None else expected
-        self.set_spec(spec)
+        self._take(canonical)
         self.record_revision(expected, description)
 
     def step(self, offset: int, expected: int | None = None) -> str | None:

@@ -20,8 +20,8 @@ from accounts.ownership import (
     owned,
     owner_fields,
 )
-from forcebuilder.actions import apply_action, find_trooper, find_unit, trooper_key, unit_key
-from forcebuilder.choices import Judge
+from forcebuilder.actions import find_trooper, find_unit, trooper_key, unit_key
+from forcebuilder.editing import edit_list
 from forcebuilder.edits import EditError
 from forcebuilder.forms import ImportForm, NewForceForm
 from forcebuilder.jobs import list_print_job, printout, worker_prints
@@ -34,17 +34,17 @@ from jobs.running import JobsBusy, busy_page, refuse_fresh_work
 from jobs.views import download_job_file
 from onefinity.downloads import attachment, download, printed_once
 from onefinity.examples import ExampleForce, example_forces
-from onefinity.http import HtmxHttpRequest, read_version
+from onefinity.http import HtmxHttpRequest, page_version, stale_words
 from onefinity.rules import (
     ForceDocumentError,
     ForceSpec,
     force_document,
     library,
-    read_force_document,
     validate_force,
 )
 from onefinity.rules.ruleset import Ruleset, version_key
 from onefinity.rules.upgrade import move_force
+from onefinity.rules.validation import Report
 from onefinity.wording import problem_in_words
 
 
@@ -57,8 +57,10 @@ def _sheet(
     with_options: bool = False,
     loadout_for: str | None = None,
     open_keys: Collection[str] = (),
+    checked: tuple[ForceSpec, Report] | None = None,
 ) -> ForceSheet:
-    spec, report = force.checked()
+    """The list's sheet, from the list and verdict an edit made (``checked``) or as stored."""
+    spec, report = checked or force.checked()
     return force_sheet(
         spec, report, with_options=with_options, loadout_for=loadout_for, open_keys=open_keys
     )
@@ -78,10 +80,14 @@ def _open_keys(request: HtmxHttpRequest) -> list[str]:
 
 
 def _editor_context(
-    request: HtmxHttpRequest, force: Force, focus: str = "", odds_open: bool = False
+    request: HtmxHttpRequest,
+    force: Force,
+    focus: str = "",
+    odds_open: bool = False,
+    checked: tuple[ForceSpec, Report] | None = None,
 ) -> dict[str, Any]:
     open_keys = _open_keys(request)
-    sheet = _sheet(force, with_options=True, open_keys=open_keys)
+    sheet = _sheet(force, with_options=True, open_keys=open_keys, checked=checked)
     odds = OddsPanel.from_request(request, force, sheet, _data(request))
     current = library().current
     move = None
@@ -115,8 +121,9 @@ def _render_editor(
     status: int = 200,
     focus: str = "",
     odds_open: bool = False,
+    checked: tuple[ForceSpec, Report] | None = None,
 ) -> HttpResponse:
-    context = _editor_context(request, force, focus, odds_open)
+    context = _editor_context(request, force, focus, odds_open, checked)
     if request.htmx:
         return render(request, "forcebuilder/editor.html#editor", context, status=status)
     # The share panel (with its QR code) is outside the region htmx swaps.
@@ -200,21 +207,10 @@ def editor(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _render_editor(request, get_owned_or_404(request, Force, pk))
 
 
-def _sent_version(request: HtmxHttpRequest, force: Force) -> int:
-    """The version of the list the editing page showed (the current one when the form sent
-    none, as a script might)."""
-    sent = request.POST.get("version")
-    return force.version if sent is None else read_version(sent)
-
-
 def _stale(request: HtmxHttpRequest, force: Force, error: StaleVersion) -> HttpResponse:
     """Refuse the second tab's change, say why, and offer the latest version."""
     force.refresh_from_db()
-    messages.error(
-        request,
-        "This list was changed in another tab or window since your page was drawn. "
-        "Your change was not saved: check the list below and make it again.",
-    )
+    messages.error(request, stale_words("This list"))
     if request.htmx:
         return _render_editor(request, force, status=409)
     return redirect(force)
@@ -228,51 +224,11 @@ def _refused(request: HtmxHttpRequest, force: Force, message: str) -> HttpRespon
     return redirect(force)
 
 
-# Actions that add to the list: refused, with the reason, when they would break a rule
-# (the editor shows them disabled; this is the same judge, for a page without JavaScript
-# or a request sent anyway). Taking away and settings are never refused.
-ADDING = frozenset(
-    {
-        "add-unit",
-        "add-trooper",
-        "duplicate-unit",
-        "duplicate-trooper",
-        "split-unit",
-        "set-class",
-        "loadout",
-        "unit-skills",
-    }
-)
-
-
-def _focus_for(concerns: str) -> str:
-    """The row to focus when the control that made a change is gone (a removed trooper)."""
-    kind, _, key = concerns.partition("-")
-    if not key:
-        return ""
-    return {"unit": f"sum-{key}", "trooper": f"row-{key}"}.get(kind, "")
-
-
 @require_POST
 def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     force = get_owned_or_404(request, Force, pk)
-    sent = _sent_version(request, force)
-    if sent != force.version:
-        return _stale(request, force, StaleVersion(force.version, sent))
-    ruleset = _ruleset_of(force)
-    before = force.to_spec()
     try:
-        change = apply_action(before, request.POST, ruleset)
-        # What the reader would refuse is refused as such, before any rule is weighed.
-        read_force_document(force_document(change.spec))
-        if request.POST.get("action") in ADDING:
-            reason = Judge(before, validate_force(before, ruleset), ruleset).reason(
-                lambda _: change.spec
-            )
-            if reason:
-                raise EditError(f"Not added: {reason}")
-        if change.spec != before:  # a change that changes nothing makes no undo step
-            force.record(change.spec, expected=sent, description=change.description)
+        edited = edit_list(force, request.POST, page_version(request.POST))
     except EditError as error:
         return _refused(request, force, str(error))
     except ForceDocumentError as error:
@@ -281,19 +237,20 @@ def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except StaleVersion as error:
         return _stale(request, force, error)
     if request.htmx:
-        return _render_editor(request, force, focus=_focus_for(change.concerns))
-    kind, _, key = change.concerns.partition("-")
+        checked = (edited.spec, edited.report)
+        return _render_editor(request, force, focus=edited.focus, checked=checked)
+    kind, _, key = edited.concerns.partition("-")
     if request.POST.get("next") == "trooper" and kind == "trooper":
         return redirect("forcebuilder:trooper", force.pk, key)
     if request.POST.get("next") == "unit" and kind == "unit":
         return redirect("forcebuilder:unit", force.pk, key)
     query = f"?open={key}" if kind == "trooper" and request.POST.get("next") else ""
-    return redirect(force.get_absolute_url() + query + (f"#{change.concerns}" if kind else ""))
+    return redirect(force.get_absolute_url() + query + (f"#{edited.concerns}" if kind else ""))
 
 
 def _step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
     force = get_owned_or_404(request, Force, pk)
-    sent = _sent_version(request, force)
+    sent = page_version(request.POST)
     if sent != force.version:
         return _stale(request, force, StaleVersion(force.version, sent))
     try:
@@ -395,7 +352,7 @@ def move_ruleset(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return redirect(force)
     move = move_force(force.to_spec(), _ruleset_of(force), current)
     try:
-        force.record(move.moved, _sent_version(request, force))
+        force.record(move.moved, page_version(request.POST))
     except StaleVersion as error:
         return _stale(request, force, error)
     except ForceDocumentError as error:
@@ -425,7 +382,7 @@ def repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Mend a list saved in a form the reader no longer takes (see onefinity.rules.repair)."""
     force = get_owned_or_404(request, Force, pk)
     try:
-        changes = force.repair(_sent_version(request, force))
+        changes = force.repair(page_version(request.POST))
     except StaleVersion as error:
         return _stale(request, force, error)
     if changes:

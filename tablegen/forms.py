@@ -7,7 +7,6 @@ from typing import Any
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 
-from onefinity.http import read_version
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS
 from onefinity.rules.jsontext import JsonTextError, parse_json
@@ -212,13 +211,6 @@ class TerrainForm(forms.Form):
             hexes: list[tuple[int, int]] = self.cleaned_data["hexes"]
             return hexes
         return [(self.cleaned_data["q"], self.cleaned_data["r"])]
-
-
-def sent_version(data: Any, current: int) -> int:
-    """The version of the record the page showed (the current one when the form sent none,
-    as a script might); -1, always stale, when it is not a number."""
-    sent = data.get("version")
-    return current if sent is None else read_version(sent)
 
 
 # The box form's words for tablegen.engine.boxes.EMPTY_BOX: said of its counts.

@@ -27,14 +27,14 @@ from accounts.ownership import (
 )
 from jobs.running import JobsBusy
 from onefinity.downloads import download
-from onefinity.http import HtmxHttpRequest, record_id
+from onefinity.http import HtmxHttpRequest, page_version, record_id
 from onefinity.rules import current_ruleset
 from onefinity.rules.text import whole_number
 from tablegen.box_views import box_choices
 from tablegen.engine.generate import encode_counts
 from tablegen.engine.metrics import check_table
 from tablegen.engine.tables import table_document
-from tablegen.forms import PackForm, sent_version
+from tablegen.forms import PackForm
 from tablegen.jobs import pack_job
 from tablegen.maps import map_context
 from tablegen.models import Pack, Table
@@ -355,7 +355,7 @@ def pack_table_replace(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _no_such_table(request, pack)
     copy = get_owned_or_404(request, Table, _whole(request.POST.get("copy")))
     here = f"{reverse('tablegen:pack-table', args=[pack.pk])}?table={number}"
-    if sent_version(request.POST, copy.version) != copy.version:
+    if page_version(request.POST) != copy.version:
         messages.error(
             request,
             "Your copy was changed since this page was drawn: nothing was replaced. "

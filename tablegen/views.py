@@ -29,7 +29,7 @@ from accounts.ownership import (
 from jobs.running import JobsBusy, busy_page, refuse_fresh_work
 from jobs.views import download_job_file
 from onefinity.downloads import attachment, download, printed_once
-from onefinity.http import HtmxHttpRequest
+from onefinity.http import HtmxHttpRequest, page_version, stale_words
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, rows_by_columns, standard_board
 from onefinity.rules.ruleset import TableRules
@@ -55,7 +55,7 @@ from tablegen.engine.tables import (
     read_table_document,
     table_document,
 )
-from tablegen.forms import EmptyBoardForm, GenerateForm, TerrainForm, sent_version
+from tablegen.forms import EmptyBoardForm, GenerateForm, TerrainForm
 from tablegen.jobs import (
     generation_job,
     generation_result,
@@ -86,10 +86,7 @@ PACKS_PER_PAGE = 25
 # Tables saved without a summary (a large import) or under another ruleset are checked by
 # the list, for at most about this long per request; the rest show as being checked.
 LIST_CHECK_SECONDS = 0.5
-STALE = (
-    "This table was changed in another tab or window since your page was drawn. "
-    "Your change was not saved: the map below is the latest; make it again."
-)
+STALE = stale_words("This table")
 PAINT_FIRST = (
     "To paint several hexes at once, choose open ground or a kind of terrain as the brush."
 )
@@ -426,7 +423,7 @@ def table_terrain(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     query: paint, set a library piece down, take a piece away, or (no brush, no kind) move
     the hex on to the next kind. Every one is a new version, undone as one."""
     table = get_owned_or_404(request, Table, pk)
-    sent = sent_version(request.POST, table.version)
+    sent = page_version(request.POST)
     if sent != table.version:
         return _stale(request, table)
     spec = table.to_spec()  # DamagedRecord: the page says so, with the repair
@@ -487,7 +484,7 @@ def _image_too(symmetry: str) -> str:
 def table_step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
     """Undo (offset -1) or redo (+1) the last change, as a new version of the table."""
     table = get_owned_or_404(request, Table, pk)
-    sent = sent_version(request.POST, table.version)
+    sent = page_version(request.POST)
     if sent != table.version:
         return _stale(request, table)
     try:
@@ -516,7 +513,7 @@ def table_step(request: HtmxHttpRequest, pk: int, offset: int) -> HttpResponse:
 @require_POST
 def table_rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = get_owned_or_404(request, Table, pk)
-    sent = sent_version(request.POST, table.version)
+    sent = page_version(request.POST)
     if sent != table.version:
         return _stale(request, table)
     name = normalize_name(request.POST.get("name", ""))
@@ -559,7 +556,7 @@ def table_repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Mend a table saved in a form the reader no longer takes (see tablegen.engine.repair)."""
     table = get_owned_or_404(request, Table, pk)
     try:
-        changes = table.repair(sent_version(request.POST, table.version))
+        changes = table.repair(page_version(request.POST))
     except StaleVersion:
         return _stale(request, table)
     if changes:

@@ -73,7 +73,10 @@ def enter(client, event, number, player, vp, other_vp, **extra):
 
 
 def publish(client, event, number):
-    client.post(f"/events/{event.pk}/rounds/{number}/publish/", {"change": "publish"})
+    version = event.rounds.get(number=number).version
+    client.post(
+        f"/events/{event.pk}/rounds/{number}/publish/", {"change": "publish", "version": version}
+    )
 
 
 def report(entry, event, number, mine, theirs):

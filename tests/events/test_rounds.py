@@ -241,7 +241,10 @@ def test_players_see_their_table_and_opponent_once_the_round_is_published(
     import_csv(organizer_client, event, "1,2,alice,bob\n1,1,carol,dave\n")
     assert "Your games" not in player_client.get(f"/events/{event.pk}/me/").content.decode()
     assert "carol" not in player_client.get(f"/events/{event.pk}/rounds/").content.decode()
-    organizer_client.post(f"/events/{event.pk}/rounds/1/publish/", {"change": "publish"})
+    organizer_client.post(
+        f"/events/{event.pk}/rounds/1/publish/",
+        {"change": "publish", "version": event.rounds.get(number=1).version},
+    )
     page = player_client.get(f"/events/{event.pk}/me/").content.decode()
     assert "Table 2 (Pack table 2) against <strong>bob</strong>" in page
     assert "side A" in page and 'class="table-map"' in page
@@ -257,7 +260,10 @@ def test_an_unpaired_player_in_a_published_round_has_a_bye(
     organizer_client, player_client, event, four
 ):
     import_csv(organizer_client, event, "1,1,carol,dave\n")
-    organizer_client.post(f"/events/{event.pk}/rounds/1/publish/", {"change": "publish"})
+    organizer_client.post(
+        f"/events/{event.pk}/rounds/1/publish/",
+        {"change": "publish", "version": event.rounds.get(number=1).version},
+    )
     assert "a bye" in player_client.get(f"/events/{event.pk}/me/").content.decode()
 
 

@@ -10,7 +10,13 @@ from forcebuilder.models import Force
 pytestmark = pytest.mark.django_db
 
 
+def shown(force: Force) -> dict[str, int]:
+    """The version field the list's page sends: the list as it is stored now."""
+    return {"version": Force.objects.get(pk=force.pk).version}
+
+
 def edit(client: Client, force: Force, **data):
+    data = shown(force) | data
     return client.post(f"/forces/{force.pk}/edit/", data, headers={"HX-Request": "true"})
 
 
@@ -66,7 +72,8 @@ def test_an_error_appears_next_to_its_unit_and_disappears_when_fixed(owner_clien
 
 def test_every_action_works_without_javascript(owner_client, force):
     response = owner_client.post(
-        f"/forces/{force.pk}/edit/", {"action": "add-unit", "unit_type": "light-infantry"}
+        f"/forces/{force.pk}/edit/",
+        {"action": "add-unit", "unit_type": "light-infantry"} | shown(force),
     )
     force.refresh_from_db()
     assert [u["type"] for u in force.units] == ["medium-infantry", "tag", "light-infantry"]
@@ -112,7 +119,8 @@ def test_the_picker_works_without_javascript(owner_client, force):
     key = force.to_spec().units[0].troopers[1].id
     response = owner_client.post(
         f"/forces/{force.pk}/edit/",
-        {"action": "loadout", "trooper_id": key, "weapons": ["sniper-rifle"], "next": "trooper"},
+        {"action": "loadout", "trooper_id": key, "weapons": ["sniper-rifle"], "next": "trooper"}
+        | shown(force),
     )
     assert (
         response.status_code == 302
@@ -135,24 +143,24 @@ def test_each_trooper_is_one_line_and_opens_on_its_stat_line_and_weapon_cards(ow
 def test_undo_and_redo_walk_the_saved_revisions(owner_client, force):
     edit(owner_client, force, action="add-trooper", unit=0)
     edit(owner_client, force, action="rename-unit", unit=0, name="Bravo")
-    owner_client.post(f"/forces/{force.pk}/undo/", headers={"HX-Request": "true"})
+    owner_client.post(f"/forces/{force.pk}/undo/", shown(force), headers={"HX-Request": "true"})
     force.refresh_from_db()
     assert force.units[0]["name"] == "Alpha" and len(force.units[0]["troopers"]) == 4
-    owner_client.post(f"/forces/{force.pk}/undo/", headers={"HX-Request": "true"})
+    owner_client.post(f"/forces/{force.pk}/undo/", shown(force), headers={"HX-Request": "true"})
     force.refresh_from_db()
     assert len(force.units[0]["troopers"]) == 3 and force.revision == 0
     page = owner_client.post(
-        f"/forces/{force.pk}/undo/", headers={"HX-Request": "true"}
+        f"/forces/{force.pk}/undo/", shown(force), headers={"HX-Request": "true"}
     ).content.decode()
     assert "Nothing to undo" in page
-    owner_client.post(f"/forces/{force.pk}/redo/", headers={"HX-Request": "true"})
+    owner_client.post(f"/forces/{force.pk}/redo/", shown(force), headers={"HX-Request": "true"})
     force.refresh_from_db()
     assert len(force.units[0]["troopers"]) == 4
 
 
 def test_a_new_edit_after_undo_drops_the_redo_branch(owner_client, force):
     edit(owner_client, force, action="add-trooper", unit=0)
-    owner_client.post(f"/forces/{force.pk}/undo/")
+    owner_client.post(f"/forces/{force.pk}/undo/", shown(force))
     edit(owner_client, force, action="rename-unit", unit=0, name="Charlie")
     force.refresh_from_db()
     assert force.history().redo is None

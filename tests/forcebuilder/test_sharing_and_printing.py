@@ -227,11 +227,11 @@ def test_a_list_says_what_a_newer_ruleset_would_change(owner_client, force, newe
 
 
 def test_moving_a_list_to_the_newer_ruleset_renames_its_items(owner_client, force, newer_ruleset):
-    owner_client.post(f"/forces/{force.pk}/move-ruleset/")
+    owner_client.post(f"/forces/{force.pk}/move-ruleset/", {"version": force.version})
     force.refresh_from_db()
     assert force.ruleset_version == "2027.1"
     assert force.units[1]["troopers"][0]["weapons"] == ["spitfire-mk2"]
-    owner_client.post(f"/forces/{force.pk}/undo/")
+    owner_client.post(f"/forces/{force.pk}/undo/", {"version": force.version})
     force.refresh_from_db()
     assert force.ruleset_version == "2026.11"  # undo goes back to the older ruleset too
 
@@ -251,6 +251,7 @@ def test_the_stat_line_shows_fire_power_when_bonuses_change_the_cards(owner_clie
             "trooper": 1,
             "weapons": ["sniper-rifle"],
             "abilities": ["marksman"],
+            "version": force.version,
         },
     )
     key = force.to_spec().units[0].troopers[1].id

@@ -27,6 +27,7 @@ OWNER_PAGES = [
 
 
 def edit(client, force, **data):
+    data = {"version": Force.objects.get(pk=force.pk).version} | data
     return client.post(f"/forces/{force.pk}/edit/", data, headers={"HX-Request": "true"})
 
 

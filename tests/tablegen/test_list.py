@@ -12,6 +12,7 @@ from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, rows_by_columns
 from tablegen.engine.tables import TableSpec, table_document
 from tablegen.models import Pack, Table
+from tests.factories import shown
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,8 @@ def test_saving_stores_the_report_summary(owner_client, owner):
     for hex_ in spec.board.hexes:
         if spec.kind_at(hex_):
             owner_client.post(
-                f"/tables/{table.pk}/terrain/", {"q": hex_[0], "r": hex_[1], "kind": ""}
+                f"/tables/{table.pk}/terrain/",
+                {**shown(table), "q": hex_[0], "r": hex_[1], "kind": ""},
             )
     table.refresh_from_db()
     assert table.summary["valid"] is False and table.summary["coverage"] == 0

@@ -16,6 +16,7 @@ from tablegen.engine.tables import (
     table_document,
 )
 from tablegen.models import Pack, Table
+from tests.factories import shown
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +67,9 @@ def test_a_rename_the_reader_would_refuse_is_a_400_and_every_page_still_answers(
     owner_client, table, character
 ):
     before = (table.name, table.document)
-    response = owner_client.post(f"/tables/{table.pk}/rename/", {"name": f"abc{character}def"})
+    response = owner_client.post(
+        f"/tables/{table.pk}/rename/", {**shown(table), "name": f"abc{character}def"}
+    )
     assert response.status_code == 400
     assert "The name must not contain" in response.content.decode()
     table.refresh_from_db()
@@ -75,22 +78,29 @@ def test_a_rename_the_reader_would_refuse_is_a_400_and_every_page_still_answers(
 
 
 def test_a_rename_over_120_characters_is_a_400(owner_client, table):
-    response = owner_client.post(f"/tables/{table.pk}/rename/", {"name": "x" * 121})
+    response = owner_client.post(f"/tables/{table.pk}/rename/", {**shown(table), "name": "x" * 121})
     assert response.status_code == 400
     assert "at most 120" in response.content.decode()
-    response = owner_client.post(f"/tables/{table.pk}/rename/", {"name": "x" * 120})
+    response = owner_client.post(f"/tables/{table.pk}/rename/", {**shown(table), "name": "x" * 120})
     assert response.status_code == 302
     assert_reads_back(table)
 
 
 def test_a_rename_tidies_white_space_and_an_empty_name_is_refused(owner_client, table):
-    owner_client.post(f"/tables/{table.pk}/rename/", {"name": "  Final \t table  "})
+    owner_client.post(f"/tables/{table.pk}/rename/", {**shown(table), "name": "  Final \t table  "})
     table.refresh_from_db()
     assert table.name == "Final table" == table.document["name"]
-    assert owner_client.post(f"/tables/{table.pk}/rename/", {"name": "   "}).status_code == 400
+    assert (
+        owner_client.post(
+            f"/tables/{table.pk}/rename/", {**shown(table), "name": "   "}
+        ).status_code
+        == 400
+    )
     # Nothing of it would show: a table listed as an empty link (red-team pass, 2026-11-24).
     for invisible in ("\u200b", "\u202e\u200b", "\u00ad"):
-        answer = owner_client.post(f"/tables/{table.pk}/rename/", {"name": invisible})
+        answer = owner_client.post(
+            f"/tables/{table.pk}/rename/", {**shown(table), "name": invisible}
+        )
         assert answer.status_code == 400
     table.refresh_from_db()
     assert table.name == "Final table"
@@ -123,8 +133,10 @@ def test_the_model_refuses_to_save_a_document_the_reader_refuses(owner, table):
 
 
 def test_every_write_path_saves_what_the_reader_reads(owner_client, owner, table):
-    owner_client.post(f"/tables/{table.pk}/terrain/", {"q": 0, "r": 0, "kind": "blocking"})
-    owner_client.post(f"/tables/{table.pk}/rename/", {"name": "Renamed"})
+    owner_client.post(
+        f"/tables/{table.pk}/terrain/", {**shown(table), "q": 0, "r": 0, "kind": "blocking"}
+    )
+    owner_client.post(f"/tables/{table.pk}/rename/", {**shown(table), "name": "Renamed"})
     owner_client.post("/tables/empty/", {"name": "  Garage  ", "rows": 6, "columns": 5})
     owner_client.post(f"/t/{table.share_code}/copy/")
     everything = owner_client.get("/account/everything.json").content
@@ -177,9 +189,13 @@ def test_an_anonymous_account_import_of_a_huge_board_is_refused(client, board):
 # --- 3. No lost update: a version that only grows, and a compare-and-swap on it ---------------
 
 
-def terrain(client, table, version=None, htmx=True, **data):
+def terrain(client, table, version="shown", htmx=True, **data):
+    """A hex edit; as the page sends it (the stored version) unless ``version`` is given
+    (None: a request that sends none)."""
     data = {"q": 0, "r": 0, "kind": "blocking"} | data
-    if version is not None:
+    if version == "shown":
+        data |= shown(table)
+    elif version is not None:
         data["version"] = version
     headers = {"HX-Request": "true"} if htmx else {}
     return client.post(f"/tables/{table.pk}/terrain/", data, headers=headers)
@@ -236,12 +252,15 @@ def test_a_stale_rename_gets_409_and_changes_nothing(owner_client, table):
     assert table.name != "Late" and table.version == 1
 
 
-def test_an_edit_without_a_version_is_treated_as_current(owner_client, table):
+def test_an_edit_without_a_version_is_refused_as_from_a_stale_page(owner_client, table):
+    """Every form the site draws sends its version: a request without one (a script, a page
+    cached from before versions) might overwrite changes it never saw."""
     terrain(owner_client, table, version=0)
-    assert terrain(owner_client, table, q=1).status_code == 200
-    assert owner_client.post(f"/tables/{table.pk}/rename/", {"name": "Free"}).status_code == 302
+    answer = terrain(owner_client, table, version=None, q=1)
+    assert answer.status_code == 409 and "changed in another tab" in answer.content.decode()
+    assert owner_client.post(f"/tables/{table.pk}/rename/", {"name": "Free"}).status_code == 409
     table.refresh_from_db()
-    assert table.version == 3 and table.name == "Free"
+    assert table.version == 1 and table.name != "Free"
 
 
 def test_a_version_that_is_not_a_number_is_stale(owner_client, table):
@@ -367,7 +386,7 @@ def test_repair_crops_a_board_over_the_limits(owner_client, table):
         document={"format": "onefinity-table", "version": 1, "board": {"rows": 1249, "columns": 1}}
     )
     assert owner_client.get("/tables/").status_code == 200
-    response = owner_client.post(table.get_repair_url(), follow=True)
+    response = owner_client.post(table.get_repair_url(), shown(table), follow=True)
     assert "cropped to 40 x 1" in response.content.decode()
     table.refresh_from_db()
     assert len(table.to_spec().board) == 60
@@ -375,7 +394,7 @@ def test_repair_crops_a_board_over_the_limits(owner_client, table):
 
 
 def test_repairing_a_table_that_reads_changes_nothing(owner_client, table):
-    response = owner_client.post(table.get_repair_url(), follow=True)
+    response = owner_client.post(table.get_repair_url(), shown(table), follow=True)
     assert "nothing to repair" in response.content.decode()
     table.refresh_from_db()
     assert table.version == 0

@@ -18,6 +18,7 @@ from tablegen.engine.library import terrain_library
 from tablegen.engine.tables import TableSpec
 from tablegen.maps import MAX_LANES_DRAWN, lanes_to_draw
 from tablegen.models import Pack, Table
+from tests.factories import shown
 
 pytestmark = pytest.mark.django_db
 
@@ -134,7 +135,9 @@ def test_clicking_a_hex_cycles_its_terrain_and_updates_the_verdict(owner_client,
     kinds = []
     for _ in range(4):
         page = owner_client.post(
-            url, {"q": open_hex[0], "r": open_hex[1]}, headers={"HX-Request": "true"}
+            url,
+            {"q": open_hex[0], "r": open_hex[1], **shown(table)},
+            headers={"HX-Request": "true"},
         ).content.decode()
         table.refresh_from_db()
         kinds.append(table.to_spec().kind_at(open_hex))
@@ -144,7 +147,7 @@ def test_clicking_a_hex_cycles_its_terrain_and_updates_the_verdict(owner_client,
 
 def test_setting_a_hex_without_javascript(owner_client, table):
     response = owner_client.post(
-        f"/tables/{table.pk}/terrain/", {"q": 0, "r": 0, "kind": "blocking"}
+        f"/tables/{table.pk}/terrain/", {**shown(table), "q": 0, "r": 0, "kind": "blocking"}
     )
     assert response.status_code == 302
     table.refresh_from_db()
@@ -253,9 +256,11 @@ def test_an_edit_with_an_unknown_brush_or_symmetry_is_refused_and_changes_nothin
 
 def test_bad_terrain_edits_change_nothing(owner_client, table):
     before = table.document
-    owner_client.post(f"/tables/{table.pk}/terrain/", {"q": 99, "r": 99})
-    owner_client.post(f"/tables/{table.pk}/terrain/", {"q": 0, "r": 0, "kind": "lava"})
-    owner_client.post(f"/tables/{table.pk}/terrain/", {"q": "x", "r": 0})
+    owner_client.post(f"/tables/{table.pk}/terrain/", {**shown(table), "q": 99, "r": 99})
+    owner_client.post(
+        f"/tables/{table.pk}/terrain/", {**shown(table), "q": 0, "r": 0, "kind": "lava"}
+    )
+    owner_client.post(f"/tables/{table.pk}/terrain/", {**shown(table), "q": "x", "r": 0})
     table.refresh_from_db()
     assert table.document == before
 
@@ -265,7 +270,8 @@ def test_the_editor_reports_problems_with_their_hexes(owner_client, table):
     for hex_ in spec.board.hexes:
         if spec.kind_at(hex_) is not None:
             owner_client.post(
-                f"/tables/{table.pk}/terrain/", {"q": hex_[0], "r": hex_[1], "kind": ""}
+                f"/tables/{table.pk}/terrain/",
+                {**shown(table), "q": hex_[0], "r": hex_[1], "kind": ""},
             )
     page = owner_client.get(f"/tables/{table.pk}/").content.decode()
     assert "table.coverage.low" in page and "table.edge-lanes" in page and "Not valid" in page
@@ -322,7 +328,7 @@ def test_every_metric_says_what_it_means_and_its_threshold(client):
 
 
 def test_rename(owner_client, table):
-    owner_client.post(f"/tables/{table.pk}/rename/", {"name": "Final table"})
+    owner_client.post(f"/tables/{table.pk}/rename/", {**shown(table), "name": "Final table"})
     table.refresh_from_db()
     assert table.name == "Final table" and table.to_spec().name == "Final table"
 
@@ -445,7 +451,9 @@ def test_a_standard_sized_empty_board_is_the_standard_board(owner_client, owner)
 
 
 def test_table_names_are_escaped_everywhere(owner_client, table):
-    owner_client.post(f"/tables/{table.pk}/rename/", {"name": "<script>alert(1)</script>"})
+    owner_client.post(
+        f"/tables/{table.pk}/rename/", {**shown(table), "name": "<script>alert(1)</script>"}
+    )
     for url in (f"/tables/{table.pk}/", "/tables/", f"/t/{table.share_code}/"):
         page = owner_client.get(url).content.decode()
         assert "<script>alert(1)</script>" not in page
