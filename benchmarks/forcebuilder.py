@@ -106,10 +106,10 @@ def main() -> int:
     trooper_key = spec.units[2].troopers[0].id
     htmx = {"HX-Request": "true"}
 
-    from forcebuilder.views import _sheet
+    from forcebuilder.reading_views import sheet_of
 
     # How many choices one redraw tries on copies of the list (each is one validation).
-    tried = _sheet(Force.objects.get(pk=pk), with_options=True).tried
+    tried = sheet_of(Force.objects.get(pk=pk), with_options=True).tried
     add_trooper, queries = Samples(), 0
     for _ in range(RUNS):
         fields = {"action": "add-trooper", "unit_id": unit_key} | shown()

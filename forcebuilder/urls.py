@@ -1,13 +1,13 @@
 from django.urls import path
 
-from forcebuilder import views
+from forcebuilder import reading_views, views
 
 app_name = "forcebuilder"
 
 urlpatterns = [
     path("forces/", views.force_list, name="list"),
     path("forces/new/", views.force_new, name="new"),
-    path("forces/import/", views.force_import, name="import"),
+    path("forces/import/", reading_views.force_import, name="import"),
     path("forces/<int:pk>/", views.editor, name="editor"),
     path("forces/<int:pk>/edit/", views.edit, name="edit"),
     path("forces/<int:pk>/troopers/<code:key>/", views.trooper, name="trooper"),
@@ -25,18 +25,18 @@ urlpatterns = [
     path("forces/<int:pk>/sharing/", views.sharing, name="sharing"),
     path("forces/<int:pk>/duplicate/", views.force_duplicate, name="duplicate"),
     path("forces/<int:pk>/delete/", views.force_delete, name="delete"),
-    path("forces/<int:pk>/roster/", views.roster, name="roster"),
-    path("forces/<int:pk>/roster.pdf", views.roster_pdf, name="roster-pdf"),
-    path("forces/<int:pk>/cards.pdf", views.cards_pdf, name="cards-pdf"),
-    path("forces/<int:pk>/export.json", views.export_json, name="export-json"),
-    path("forces/<int:pk>/roster.txt", views.export_text, name="export-text"),
-    path("examples/<slug:slug>/", views.example, name="example"),
-    path("examples/<slug:slug>/copy/", views.example_copy, name="example-copy"),
-    path("s/<code:code>/", views.shared, name="shared"),
-    path("s/<code:code>/copy/", views.shared_copy, name="shared-copy"),
-    path("s/<code:code>/roster/", views.roster, name="shared-roster"),
-    path("s/<code:code>/roster.pdf", views.roster_pdf, name="shared-roster-pdf"),
-    path("s/<code:code>/cards.pdf", views.cards_pdf, name="shared-cards-pdf"),
-    path("s/<code:code>/export.json", views.export_json, name="shared-export-json"),
-    path("s/<code:code>/roster.txt", views.export_text, name="shared-export-text"),
+    path("forces/<int:pk>/roster/", reading_views.roster, name="roster"),
+    path("forces/<int:pk>/roster.pdf", reading_views.roster_pdf, name="roster-pdf"),
+    path("forces/<int:pk>/cards.pdf", reading_views.cards_pdf, name="cards-pdf"),
+    path("forces/<int:pk>/export.json", reading_views.export_json, name="export-json"),
+    path("forces/<int:pk>/roster.txt", reading_views.export_text, name="export-text"),
+    path("examples/<slug:slug>/", reading_views.example, name="example"),
+    path("examples/<slug:slug>/copy/", reading_views.example_copy, name="example-copy"),
+    path("s/<code:code>/", reading_views.shared, name="shared"),
+    path("s/<code:code>/copy/", reading_views.shared_copy, name="shared-copy"),
+    path("s/<code:code>/roster/", reading_views.roster, name="shared-roster"),
+    path("s/<code:code>/roster.pdf", reading_views.roster_pdf, name="shared-roster-pdf"),
+    path("s/<code:code>/cards.pdf", reading_views.cards_pdf, name="shared-cards-pdf"),
+    path("s/<code:code>/export.json", reading_views.export_json, name="shared-export-json"),
+    path("s/<code:code>/roster.txt", reading_views.export_text, name="shared-export-text"),
 ]

@@ -1,44 +1,33 @@
 from __future__ import annotations
 
-import json
-from collections.abc import Collection
 from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, JsonResponse, QueryDict
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import (
     DamagedRecord,
-    QuotaExceeded,
     StaleVersion,
     get_owned_or_404,
-    get_shared_or_404,
     owned,
     owner_fields,
 )
 from forcebuilder.actions import find_trooper, find_unit, trooper_key, unit_key
 from forcebuilder.editing import edit_list
 from forcebuilder.edits import EditError
-from forcebuilder.forms import ImportForm, NewForceForm
-from forcebuilder.jobs import list_print_job, printout, worker_prints
+from forcebuilder.forms import NewForceForm
 from forcebuilder.models import Force
 from forcebuilder.odds import OddsPanel
-from forcebuilder.printing import qr_svg, roster_text
 from forcebuilder.problems import problems
-from forcebuilder.sheets import ForceSheet, force_sheet
-from jobs.running import JobsBusy, busy_page, refuse_fresh_work
-from jobs.views import download_job_file
-from onefinity.downloads import attachment, download, printed_once
-from onefinity.examples import ExampleForce, example_forces
+from forcebuilder.reading_views import share_context, sheet_of
 from onefinity.http import HtmxHttpRequest, page_version, stale_words
 from onefinity.rules import (
     ForceDocumentError,
     ForceSpec,
-    force_document,
     library,
     validate_force,
 )
@@ -50,20 +39,6 @@ from onefinity.wording import problem_in_words
 
 def _ruleset_of(force: Force) -> Ruleset:
     return force.ruleset()
-
-
-def _sheet(
-    force: Force,
-    with_options: bool = False,
-    loadout_for: str | None = None,
-    open_keys: Collection[str] = (),
-    checked: tuple[ForceSpec, Report] | None = None,
-) -> ForceSheet:
-    """The list's sheet, from the list and verdict an edit made (``checked``) or as stored."""
-    spec, report = checked or force.checked()
-    return force_sheet(
-        spec, report, with_options=with_options, loadout_for=loadout_for, open_keys=open_keys
-    )
 
 
 # At most this many trooper rows are drawn open (each with its class menu and picker).
@@ -87,7 +62,7 @@ def _editor_context(
     checked: tuple[ForceSpec, Report] | None = None,
 ) -> dict[str, Any]:
     open_keys = _open_keys(request)
-    sheet = _sheet(force, with_options=True, open_keys=open_keys, checked=checked)
+    sheet = sheet_of(force, with_options=True, open_keys=open_keys, checked=checked)
     odds = OddsPanel.from_request(request, force, sheet, _data(request))
     current = library().current
     move = None
@@ -127,7 +102,7 @@ def _render_editor(
     if request.htmx:
         return render(request, "forcebuilder/editor.html#editor", context, status=status)
     # The share panel (with its QR code) is outside the region htmx swaps.
-    context |= _share_context(request, force)
+    context |= share_context(request, force)
     return render(request, "forcebuilder/editor.html", context, status=status)
 
 
@@ -275,7 +250,7 @@ def _trooper_page(request: HtmxHttpRequest, force: Force, key: str) -> HttpRespo
         u, t = find_trooper(spec, key)  # its id, or its position key (t.0.1)
     except EditError:
         raise Http404("No such trooper") from None
-    sheet = _sheet(force, open_keys=[trooper_key(spec, u, t)])
+    sheet = sheet_of(force, open_keys=[trooper_key(spec, u, t)])
     problems(sheet)
     unit, trooper = sheet.units[u], sheet.units[u].troopers[t]
     context = {
@@ -304,7 +279,7 @@ def _unit_page(request: HtmxHttpRequest, force: Force, key: str) -> HttpResponse
         index = find_unit(spec, key)  # its id, or its position key (u.0)
     except EditError:
         raise Http404("No such unit") from None
-    sheet = _sheet(force, open_keys=[unit_key(spec, index)])
+    sheet = sheet_of(force, open_keys=[unit_key(spec, index)])
     problems(sheet)
     unit = sheet.units[index]
     context = {
@@ -396,7 +371,7 @@ def repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     force = get_owned_or_404(request, Force, pk)
     if request.htmx:
-        sheet = _sheet(force)
+        sheet = sheet_of(force)
         panel = OddsPanel.from_request(request, force, sheet)
         # Changing the exchange redraws the whole panel (its situations differ); a submit
         # redraws only the result, keeping the form and its focus.
@@ -407,174 +382,3 @@ def odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             {"force": force, "odds": panel, "sheet": sheet, "odds_open": True},
         )
     return _render_editor(request, force, odds_open=True)
-
-
-# --- Reading a list: by its owner, or by anyone with the share link --------------------------
-
-
-def _readable(request: HtmxHttpRequest, pk: int | None, code: str | None) -> Force:
-    if code is not None:
-        return get_shared_or_404(Force, code)
-    if pk is None:
-        raise Http404("No such list")
-    return get_owned_or_404(request, Force, pk)
-
-
-def _share_context(request: HtmxHttpRequest, force: Force) -> dict[str, str]:
-    """The share link and its QR code, while the list is shared (a printout of a list whose
-    sharing is off carries no dead link)."""
-    if not force.sharing:
-        return {"share_url": "", "qr": ""}
-    share_url = request.build_absolute_uri(force.get_share_url())
-    return {"share_url": share_url, "qr": qr_svg(share_url)}
-
-
-def _roster_context(request: HtmxHttpRequest, force: Force) -> dict[str, Any]:
-    return {"force": force, "sheet": _sheet(force)} | _share_context(request, force)
-
-
-def _printout(request: HtmxHttpRequest, force: Force, which: str) -> HttpResponse:
-    """The list's roster or cards as a PDF, once per version of it (and per share link,
-    which its QR code carries): inside the request for a list of ordinary size (a fresh one
-    counted against the visitor's limit), by the worker for a larger one (forcebuilder.jobs)."""
-    share_url = request.build_absolute_uri(force.get_share_url()) if force.sharing else ""
-    try:
-        if worker_prints(force.to_spec()):
-            job = list_print_job(request, force, which, share_url)
-            return download_job_file(job) if job.has_file else redirect(job)
-        pdf = printed_once(
-            f"pdf:{which}:{force.pk}:{force.version}:{share_url}",
-            lambda: printout(force, which, share_url),
-            on_miss=lambda: refuse_fresh_work(request),
-        )
-    except (JobsBusy, QuotaExceeded) as busy:
-        return busy_page(request, busy)
-    return download(pdf, "application/pdf", force.name, f"-{which}.pdf", "force")
-
-
-@require_GET
-def shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    force = get_shared_or_404(Force, code)
-    context = _roster_context(request, force)
-    context["is_owner"] = owned(request, Force).filter(pk=force.pk).exists()
-    return render(request, "forcebuilder/shared.html", context)
-
-
-@require_POST
-def shared_copy(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    original = get_shared_or_404(Force, code)
-    copy = Force.create_from_spec(
-        original.to_spec(),
-        original.ruleset_version,
-        original.points_limit,
-        **owner_fields(request, Force),
-    )
-    messages.success(request, f"{copy.name} copied to your lists.")
-    return redirect(copy)
-
-
-@require_GET
-def roster(
-    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
-) -> HttpResponse:
-    force = _readable(request, pk, code)
-    return render(request, "forcebuilder/roster.html", _roster_context(request, force))
-
-
-@require_GET
-def roster_pdf(
-    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
-) -> HttpResponse:
-    return _printout(request, _readable(request, pk, code), "roster")
-
-
-@require_GET
-def cards_pdf(
-    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
-) -> HttpResponse:
-    return _printout(request, _readable(request, pk, code), "cards")
-
-
-@require_GET
-def export_json(
-    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
-) -> JsonResponse:
-    force = _readable(request, pk, code)
-    response = JsonResponse(
-        force.document(), json_dumps_params={"indent": 2, "ensure_ascii": False}
-    )
-    return attachment(response, force.name, ".json", "force")
-
-
-@require_GET
-def export_text(
-    request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
-) -> HttpResponse:
-    force = _readable(request, pk, code)
-    text = roster_text(_sheet(force), _share_context(request, force)["share_url"])
-    return HttpResponse(text, content_type="text/plain; charset=utf-8")
-
-
-# --- The example lists of the home page ----------------------------------------------------
-
-
-def _example_or_404(slug: str) -> ExampleForce:
-    found = next((e for e in example_forces() if e.slug == slug), None)
-    if found is None:
-        raise Http404("No such example")
-    return found
-
-
-@require_GET
-def example(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """An example list, read-only, with a button to copy it to my lists."""
-    found = _example_or_404(slug)
-    ruleset = library().get_or_current(found.force.ruleset)
-    sheet = force_sheet(found.force, validate_force(found.force, ruleset))
-    return render(
-        request,
-        "forcebuilder/example.html",
-        {"example": found, "sheet": sheet, "share_url": "", "qr": "", "force": None},
-    )
-
-
-@require_POST
-def example_copy(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    found = _example_or_404(slug)
-    current = library().current
-    force = Force.create_from_spec(
-        found.force,
-        found.force.ruleset or current.version,
-        found.force.points_limit or current.force_limits.points,
-        **owner_fields(request, Force),
-    )
-    messages.success(request, f"{force.name} copied to your lists: change anything you like.")
-    return redirect(force)
-
-
-# --- Import ---------------------------------------------------------------------------------
-
-
-@require_http_methods(["GET", "POST"])
-def force_import(request: HtmxHttpRequest) -> HttpResponse:
-    """Paste or upload a document; it is validated and shown, and saved only on confirm."""
-    form = ImportForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        spec = form.spec
-        ruleset = library().get_or_current(spec.ruleset)
-        if request.POST.get("confirm") == "save":
-            points_limit = spec.points_limit or ruleset.force_limits.points
-            force = Force.create_from_spec(
-                spec, ruleset.version, points_limit, **owner_fields(request, Force)
-            )
-            messages.success(request, f"{force.name} imported.")
-            return redirect(force)
-        preview = force_sheet(spec, validate_force(spec, ruleset))
-        canonical = json.dumps(force_document(spec), ensure_ascii=False)
-        return render(
-            request,
-            "forcebuilder/import.html",
-            {"form": form, "preview": preview, "canonical": canonical},
-        )
-    status = 400 if form.errors else 200
-    return render(request, "forcebuilder/import.html", {"form": form}, status=status)
