@@ -137,25 +137,6 @@ def read_brush(query: Mapping[str, str], rules: TableRules, library: TerrainLibr
     return Brush()
 
 
-def brush_problem(query: Mapping[str, str], rules: TableRules, library: TerrainLibrary) -> str:
-    """Why an edit cannot take the brush its query names ("" when it can): a page reads an
-    unknown brush as none, but an edit made with one would do what was not asked (move the
-    hex on to the next kind instead of setting a piece down, or set it down unturned)."""
-    value = query.get("brush") or ""
-    brush = read_brush(query, rules, library)
-    if value.startswith(PIECE) and brush.piece is None:
-        return (
-            f"The terrain library has no piece “{value[len(PIECE) :][:40]}”: choose a "
-            "piece from the palette."
-        )
-    if value and brush.key != value:
-        return "That brush is not in the palette: choose one from it."
-    turn = query.get("turn") or "0"
-    if brush.piece is not None and turn not in TURNS:
-        return "A piece turns 0 to 5 steps of 60 degrees: turn it with Rotate."
-    return ""
-
-
 SYMMETRIC_EDITING = {"point": "Point", "mirror": "Mirror"}
 
 
@@ -484,6 +465,7 @@ def map_context(
     version: int | None = None,
     palette: bool = True,
     drawn_before: DrawnMap | None = None,
+    settings: tuple[Brush, str] | None = None,
 ) -> dict[str, Any]:
     """The map and its facts for the view asked in `query` (mode, from, to, hex); the
     palette's brushes and pieces only with `palette`.
@@ -491,6 +473,9 @@ def map_context(
     The map is `drawn_map` (its SVG `picture`); with `drawn_before`, the map the page shows,
     also `map_patch`: what turns that one into this one (see ``DrawnMap.patch``), None when
     it cannot.
+
+    `settings`: the brush and symmetric editing an edit read from its query already
+    (tablegen.editing.read_settings), instead of reading them from `query` again.
 
     `base` is the page's own URL (it may carry a query: the generate page's parameters);
     `version` is the saved table's, carried by every edit the page sends so that an edit
@@ -503,8 +488,11 @@ def map_context(
     target = hex_param(query.get("to"), table)
     selected = hex_param(query.get("hex"), table)
     library = terrain_library(tuple(rules.terrain))
-    brush = read_brush(query, rules, library) if editable else Brush()
-    symmetry = read_symmetry(query.get("sym"), table)
+    if settings is not None:
+        brush, symmetry = settings
+    else:
+        brush = read_brush(query, rules, library) if editable else Brush()
+        symmetry = read_symmetry(query.get("sym"), table)
     painting = editing(brush, symmetry)
     drawn, explanation = overlay(table, report, rules, mode, source, target)
     landing: frozenset[Hex] = frozenset()

@@ -362,39 +362,43 @@ def pack_table_replace(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             "Look at it again below.",
         )
         return redirect(here)
+    replaced, said = _replace_with_copy(request, pack, number, copy)
+    if not replaced:
+        messages.error(request, said)
+        return redirect(here)
+    messages.success(request, said)
+    return redirect(pack)
+
+
+def _replace_with_copy(
+    request: HtmxHttpRequest, pack: Pack, number: int, copy: Table
+) -> tuple[bool, str]:
+    """Put ``copy`` in the place of table ``number`` if it is still the table the page showed
+    (its key) and the copy may take its place, as a compare-and-swap on the pack's version,
+    tried again while other changes of the pack come first: whether it was, and what to say."""
     for _ in range(REPLACE_TRIES):
         pack.table_spec(number)  # DamagedRecord: the page says so, with the repair
         if document_key(pack.tables[number - 1]) != request.POST.get("key"):
-            messages.error(
-                request,
+            return False, (
                 f"Table {number} of the pack was changed since this page was drawn: nothing "
-                "was replaced. Look at it again below.",
+                "was replaced. Look at it again below."
             )
-            return redirect(here)
         verdict = _copy_verdict(pack, number, copy)
         if verdict.get("unchanged") or verdict.get("problems"):
             reasons = "; ".join(verdict.get("problems") or ["it is the same as the pack's"])
-            messages.error(
-                request, f"Table {number} keeps its place: your copy cannot take it: {reasons}."
-            )
-            return redirect(here)
+            return False, f"Table {number} keeps its place: your copy cannot take it: {reasons}."
         spec, report = verdict["spec"], verdict["report"]
         try:
             pack.replace_table(
                 number, replace(spec, name=edited_name(pack.name, number)), summary_of(report)
             )
         except StaleVersion:
-            pack = _pack(request, pk)
+            pack = _pack(request, pack.pk)
             continue
-        messages.success(
-            request,
-            f"Your copy is now table {number} of {pack.name}. The pack's PDF is made again, below.",
+        return True, (
+            f"Your copy is now table {number} of {pack.name}. The pack's PDF is made again, below."
         )
-        return redirect(pack)
-    messages.error(
-        request, "The pack kept moving while this was tried: nothing was replaced. Try again."
-    )
-    return redirect(here)
+    return False, "The pack kept moving while this was tried: nothing was replaced. Try again."
 
 
 def _whole(value: object) -> int:

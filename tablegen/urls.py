@@ -1,14 +1,14 @@
 from django.urls import path
 
-from tablegen import box_views, pack_views, views
+from tablegen import box_views, generate_views, pack_views, views
 
 app_name = "tablegen"
 
 urlpatterns = [
     path("tables/", views.table_list, name="list"),
-    path("tables/new/", views.table_new, name="new"),
-    path("tables/save/", views.table_save, name="save"),
-    path("tables/empty/", views.table_empty, name="empty"),
+    path("tables/new/", generate_views.table_new, name="new"),
+    path("tables/save/", generate_views.table_save, name="save"),
+    path("tables/empty/", generate_views.table_empty, name="empty"),
     path("tables/boxes/", box_views.box_list, name="boxes"),
     path("tables/boxes/new/", box_views.box_new, name="box-new"),
     path("tables/boxes/import/", box_views.box_import, name="box-import"),

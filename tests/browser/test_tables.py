@@ -589,7 +589,7 @@ def test_undo_keeps_the_keyboard_focus_and_a_late_page_is_asked_again(
     edit (the next edit would be refused as if another tab had changed the table)."""
     import time
 
-    from tablegen import views
+    from tablegen import pages
 
     an_empty_table(page, live_server.url)
     palette(page, "Blocking scenery").click()
@@ -612,7 +612,7 @@ def test_undo_keeps_the_keyboard_focus_and_a_late_page_is_asked_again(
 
     # The edit is saved 0.3 s late; the brush's page, drawn at once (before the edit is
     # saved), is answered 0.8 s late: after the edit's answer was put in.
-    paint, render_editor = Table.paint, views._render_editor
+    paint, render_editor = Table.paint, pages.render_editor
 
     def slow_paint(self, *args, **kwargs):
         time.sleep(0.3)
@@ -625,7 +625,7 @@ def test_undo_keeps_the_keyboard_focus_and_a_late_page_is_asked_again(
         return response
 
     monkeypatch.setattr(Table, "paint", slow_paint)
-    monkeypatch.setattr(views, "_render_editor", late_page)
+    monkeypatch.setattr(pages, "render_editor", late_page)
     with page.expect_response(lambda r: "brush=cover" in r.url, timeout=15_000):
         with page.expect_request(lambda r: "/terrain/" in r.url):
             hex_at(page, "4,4").click()
