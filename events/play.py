@@ -29,7 +29,7 @@ from events.models import (
     StaleEvent,
     Swiss,
 )
-from events.pairings import player_key
+from events.pairings import PairingRow, player_key
 from events.swiss import (
     Bye as ByeOf,
 )
@@ -994,3 +994,32 @@ def add_results(event: Event, rounds: list[dict[str, Any]]) -> None:
         row["byes"] = [play.name(b.entry_id) for b in play.byes.get(number, [])]
         for item in row["pairings"]:
             item["result"] = results.get(item["pairing"].pk)
+
+
+def replace_pairings(
+    event: Event, by_round: dict[int, list[PairingRow]], expected: dict[int, int] | None
+) -> None:
+    """Replace the pairings of each round named (typed in, or imported from a CSV), in one
+    transaction over the rounds, their pairings and byes; a round whose version moved since
+    the page was drawn refuses the whole change (StaleEvent), a pairing on a table the round
+    does not have too (EventRefusal)."""
+    with transaction.atomic():
+        for number, rows in sorted(by_round.items()):
+            round_ = Round.objects.select_for_update().get(event=event, number=number)
+            if expected is not None and round_.version != expected[number]:
+                raise stale_round(number)
+            if any(row.table > len(round_.tables) for row in rows) and round_.tables:
+                raise EventRefusal(f"Round {number} has only {len(round_.tables)} tables.")
+            check_replaceable(round_)
+            round_.pairings.all().delete()
+            Pairing.objects.bulk_create(
+                Pairing(
+                    round=round_,
+                    table=row.table,
+                    player_a_id=row.player_a,
+                    player_b_id=row.player_b,
+                )
+                for row in rows
+            )
+            drop_seated_byes(round_)
+            Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)

@@ -331,12 +331,22 @@ def chunks(count: int, size: int) -> list[tuple[int, int]]:
 
 
 def distinct_maps(rounds: Iterable[Round]) -> int:
-    """How many different table maps the rounds' pairings are played on."""
+    """How many different table maps the rounds' pairings are played on (one query for all
+    the rounds)."""
+    with_tables = {round_.pk: round_ for round_ in rounds if round_.tables}
+    if not with_tables:
+        return 0
+    played = (
+        Pairing.objects.filter(round__in=list(with_tables))
+        .order_by()
+        .values_list("round_id", "table")
+        .distinct()
+    )
     seen = set()
-    for round_ in rounds:
-        for table in set(round_.pairings.values_list("table", flat=True)):
-            if 1 <= table <= len(round_.tables):
-                seen.add(json.dumps(round_.tables[table - 1], sort_keys=True))
+    for round_id, table in played:
+        tables = with_tables[round_id].tables
+        if 1 <= table <= len(tables):
+            seen.add(json.dumps(tables[table - 1], sort_keys=True))
     return len(seen)
 
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.db.models import F
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -24,7 +23,6 @@ from events.models import (
     MAX_TABLES_PER_ROUND,
     Event,
     EventRefusal,
-    Pairing,
     Round,
     TableDocumentError,
 )
@@ -107,44 +105,41 @@ def _round_refused(
     return render(request, "events/round.html", context, status=400)
 
 
+def _chosen_tables(request: HtmxHttpRequest, source: str) -> tuple[list[dict[str, Any]], str]:
+    """The table documents the organizer chose for a round (from one of their packs, or
+    their saved tables, or none) and how to name them; EventRefusal saying why not."""
+    if source == "none":
+        return [], ""
+    if source == "pack":
+        pack_pk = record_id(request.POST.get("pack", ""))
+        pack = owned(request, Pack).filter(pk=pack_pk).first() if pack_pk else None
+        if pack is None or len(pack.tables) < pack.count:
+            raise EventRefusal("Choose one of your finished packs.")
+        return list(pack.tables)[:MAX_TABLES_PER_ROUND], f"the pack {pack.name}"
+    if source != "tables":
+        raise EventRefusal("Choose a pack or saved tables.")
+    chosen = [pk for v in request.POST.getlist("tables") if (pk := record_id(v)) is not None]
+    if not chosen:
+        raise EventRefusal("Tick the saved tables to use.")
+    if len(chosen) > MAX_TABLES_PER_ROUND:
+        raise EventRefusal(f"A round has at most {MAX_TABLES_PER_ROUND} tables.")
+    found = {t.pk: t for t in owned(request, Table).filter(pk__in=chosen)}
+    if len(found) != len(set(chosen)):
+        raise EventRefusal("Choose among your saved tables.")
+    try:
+        documents = [table_document(found[pk].to_spec()) for pk in dict.fromkeys(chosen)]
+    except DamagedRecord as damaged:
+        raise EventRefusal(f"{damaged.record} no longer reads: {damaged.problem}.") from None
+    return documents, "saved tables " + ", ".join(found[pk].name for pk in dict.fromkeys(chosen))
+
+
 @require_POST
 @login_required
 def round_tables(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
     event = organized(request, event_id)
     round_ = get_round(event, round_number)
-    source = request.POST.get("source")
-    documents: list[dict[str, Any]] = []
-    if source == "pack":
-        pack_id = request.POST.get("pack", "")
-        pack_pk = record_id(pack_id)
-        pack = owned(request, Pack).filter(pk=pack_pk).first() if pack_pk else None
-        if pack is None or len(pack.tables) < pack.count:
-            return _round_refused(request, event, round_, ["Choose one of your finished packs."])
-        documents = list(pack.tables)[:MAX_TABLES_PER_ROUND]
-        label = f"the pack {pack.name}"
-    elif source == "tables":
-        chosen = [pk for v in request.POST.getlist("tables") if (pk := record_id(v)) is not None]
-        if not chosen:
-            return _round_refused(request, event, round_, ["Tick the saved tables to use."])
-        if len(chosen) > MAX_TABLES_PER_ROUND:
-            return _round_refused(
-                request, event, round_, [f"A round has at most {MAX_TABLES_PER_ROUND} tables."]
-            )
-        found = {t.pk: t for t in owned(request, Table).filter(pk__in=chosen)}
-        if len(found) != len(set(chosen)):
-            return _round_refused(request, event, round_, ["Choose among your saved tables."])
-        try:
-            documents = [table_document(found[pk].to_spec()) for pk in dict.fromkeys(chosen)]
-        except DamagedRecord as damaged:
-            return _round_refused(
-                request, event, round_, [f"{damaged.record} no longer reads: {damaged.problem}."]
-            )
-        label = "saved tables " + ", ".join(found[pk].name for pk in dict.fromkeys(chosen))
-    elif source == "none":
-        label = ""
-    else:
-        return _round_refused(request, event, round_, ["Choose a pack or saved tables."])
     try:
+        documents, label = _chosen_tables(request, request.POST.get("source", ""))
         round_.set_tables(page_version(request.POST), documents, label)
     except TableDocumentError as error:
         return _round_refused(
@@ -159,33 +154,6 @@ def round_tables(request: HtmxHttpRequest, event_id: int, round_number: int) -> 
         else f"Round {round_.number} has no tables now.",
     )
     return redirect(round_)
-
-
-def _save_pairings(
-    event: Event, by_round: dict[int, list[PairingRow]], expected: dict[int, int] | None
-) -> None:
-    """Replace the pairings of each round named, in one transaction; a round whose
-    version moved since the page was drawn refuses the whole change (StaleEvent)."""
-    with transaction.atomic():
-        for number, rows in sorted(by_round.items()):
-            round_ = Round.objects.select_for_update().get(event=event, number=number)
-            if expected is not None and round_.version != expected[number]:
-                raise play.stale_round(number)
-            if any(row.table > len(round_.tables) for row in rows) and round_.tables:
-                raise EventRefusal(f"Round {number} has only {len(round_.tables)} tables.")
-            play.check_replaceable(round_)
-            round_.pairings.all().delete()
-            Pairing.objects.bulk_create(
-                Pairing(
-                    round=round_,
-                    table=row.table,
-                    player_a_id=row.player_a,
-                    player_b_id=row.player_b,
-                )
-                for row in rows
-            )
-            play.drop_seated_byes(round_)
-            Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
 
 
 @require_POST
@@ -220,7 +188,9 @@ def round_pairings(request: HtmxHttpRequest, event_id: int, round_number: int) -
             MAX_TABLES_PER_ROUND,
             form_label,
         )
-        _save_pairings(event, {round_number: rows}, {round_number: page_version(request.POST)})
+        play.replace_pairings(
+            event, {round_number: rows}, {round_number: page_version(request.POST)}
+        )
     except PairingsError as error:
         return _round_refused(request, event, round_, error.shown)
     except EventRefusal as refusal:
@@ -273,7 +243,7 @@ def pairings_import(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
             by_round: dict[int, list[PairingRow]] = {}
             for row in rows:
                 by_round.setdefault(row.round, []).append(row)
-            _save_pairings(event, by_round, None)
+            play.replace_pairings(event, by_round, None)
         except PairingsError as error:
             problems = error.shown
         except EventRefusal as refusal:

@@ -6,7 +6,6 @@ and back."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -16,8 +15,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import QuotaExceeded, owned, owner_fields
-from events import play, printing
-from events.checking import event_ruleset
+from events import printing
+from events.dashboard import organizer_dashboard
 from events.forms import EventForm
 from events.jobs import PrintAsked, print_job
 from events.loaders import (
@@ -26,11 +25,10 @@ from events.loaders import (
     start_from,
 )
 from events.models import (
-    MAX_ENTRIES,
     Entry,
     Event,
     EventRefusal,
-    Round,
+    Pairing,
 )
 from forcebuilder.printing import qr_svg
 from jobs.models import Job
@@ -72,127 +70,13 @@ def event_new(request: HtmxHttpRequest) -> HttpResponse:
 
 # --- The organizer's dashboard --------------------------------------------------------------
 
-FILTERS = {
-    "all": "Everyone",
-    "missing": "Not submitted",
-    "illegal": "Not legal",
-    "changed": "Changed since lock",
-    "open": "Not locked",
-    "locked": "Locked",
-}
-
-
-@dataclass
-class PlayerRow:
-    entry: Entry
-    faction: str
-    changed_since_lock: bool
-    list_deleted: bool
-
-    @property
-    def status(self) -> str:
-        entry = self.entry
-        if not entry.submitted:
-            return "missing"
-        return "legal" if entry.legal else "illegal"
-
-    def shown(self, show: str) -> bool:
-        entry = self.entry
-        return {
-            "all": True,
-            "missing": not entry.submitted,
-            "illegal": entry.submitted and not entry.legal,
-            "changed": self.changed_since_lock,
-            "open": not entry.locked,
-            "locked": entry.locked,
-        }[show]
-
-
-def _rows(event: Event) -> list[PlayerRow]:
-    event.refresh_open_entries()
-    ruleset = event_ruleset(event.ruleset_version)
-    rows = []
-    for entry in event.entries.select_related("player", "force").order_by("player__username"):
-        entry.event = event
-        faction = ruleset.factions.get(entry.faction)
-        rows.append(
-            PlayerRow(
-                entry,
-                faction.name if faction else entry.faction,
-                entry.live_differs(),
-                entry.submitted and entry.force_id is None,
-            )
-        )
-    return rows
-
-
-def _reminders(event: Event, rows: list[PlayerRow], rounds: list[Round]) -> list[str]:
-    reminders = []
-    missing = [r.entry.player_name for r in rows if not r.entry.submitted]
-    if missing:
-        names = ", ".join(missing[:12]) + (
-            f" and {len(missing) - 12} more" if len(missing) > 12 else ""
-        )
-        reminders.append(
-            f"{len(missing)} player{'s have' if len(missing) > 1 else ' has'} not submitted a list: {names}."
-        )
-    illegal = [r.entry.player_name for r in rows if r.entry.submitted and not r.entry.legal]
-    if illegal:
-        reminders.append(
-            f"{len(illegal)} list{'s are' if len(illegal) > 1 else ' is'} not legal: {', '.join(illegal[:12])}."
-        )
-    changed = [r.entry.player_name for r in rows if r.changed_since_lock]
-    if changed:
-        reminders.append(
-            f"{len(changed)} player{'s have' if len(changed) > 1 else ' has'} changed their list since it was locked "
-            f"(the locked list is what counts): {', '.join(changed[:12])}."
-        )
-    if rows and not event.locked:
-        reminders.append("The lists are not locked yet: lock them before round 1.")
-    for round_ in rounds:
-        if not round_.tables:
-            reminders.append(f"Round {round_.number} has no tables yet.")
-        if not round_.pairing_count:
-            reminders.append(f"Round {round_.number} has no pairings yet.")
-            break  # rounds are paired one after another: the later ones wait for this one
-    return reminders
-
 
 def _dashboard_context(request: HtmxHttpRequest, event: Event) -> dict[str, Any]:
-    show = request.GET.get("show", "all")
-    if show not in FILTERS:
-        show = "all"
-    rows = _rows(event)
-    rounds = list(event.rounds.all())
-    counts = {}
-    for round_ in rounds:
-        round_.pairing_count = round_.pairings.count()
-        counts[round_.number] = round_.pairing_count
-    swiss = play.dashboard(event, rounds)
-    locked = [r.entry for r in rows if r.entry.locked and r.entry.submitted]
+    context = organizer_dashboard(event, request.GET.get("show", "all"))
     join_url = request.build_absolute_uri(event.get_join_url())
-    return {
-        "event": event,
-        "rows": [r for r in rows if r.shown(show)],
-        "all_rows": rows,
-        "show": show,
-        "filters": [
-            {"key": key, "label": label, "count": sum(r.shown(key) for r in rows)}
-            for key, label in FILTERS.items()
-        ],
-        "reminders": _reminders(event, rows, rounds),
-        "rounds": rounds,
-        "locked_count": len(locked),
-        "print_files": printing.print_files(
-            event,
-            len(locked),
-            {n: c for n, c in counts.items() if c},
-            printing.distinct_maps(rounds),
-        ),
+    return context | {
         "join_url": join_url,
         "join_qr": qr_svg(join_url),
-        "max_entries": MAX_ENTRIES,
-        "swiss": swiss,
         # The printouts the worker is making (or made) for this event: their progress here.
         "print_jobs": list(
             owned(request, Job).filter(kind="event-print", params__event=event.pk)[:6]
@@ -392,7 +276,7 @@ def event_pdf(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     event = organized(request, event_id)
     entries = printing.locked_entries(event)
     rounds = list(event.rounds.all())
-    sheets = sum(r.pairings.count() for r in rounds)
+    sheets = Pairing.objects.filter(round__event=event).count()
     if not printing.everything_fits(len(entries), sheets, printing.distinct_maps(rounds)):
         messages.error(
             request,
