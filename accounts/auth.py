@@ -65,7 +65,7 @@ class _CountedPasswordGuess:
     whatever password was sent."""
 
     guess: attempts.PasswordGuess
-    template_name: str
+    template_name: str | None
 
     def account_name(self, request: HttpRequest) -> str:
         """The account the guess is about: the signed-in person's, unless the form names one."""
@@ -81,13 +81,13 @@ class _CountedPasswordGuess:
             context = self.get_context_data(  # type: ignore[attr-defined]
                 form=self.refused_form(request), refusal=self.guess.refusal.message
             )
-            page = render(request, self.template_name, context)
+            page = render(request, str(self.template_name), context)
             return attempts.refused(page, self.guess.refusal)
-        return super().post(request, *args, **kwargs)  # type: ignore[misc,no-any-return]
+        return super().post(request, *args, **kwargs)  # type: ignore[misc]
 
     def form_valid(self, form: Any) -> HttpResponse:
         self.guess.succeeded()
-        return super().form_valid(form)  # type: ignore[misc,no-any-return]
+        return super().form_valid(form)  # type: ignore[misc]
 
 
 class RateLimitedLoginView(_CountedPasswordGuess, auth_views.LoginView):
@@ -97,7 +97,7 @@ class RateLimitedLoginView(_CountedPasswordGuess, auth_views.LoginView):
     def refused_form(self, request: HttpRequest) -> AuthenticationForm:
         # The name typed stays in its box (no longer than the box takes); the password not.
         form = AuthenticationForm(request)
-        limit = form.fields["username"].max_length or 254
+        limit = getattr(form.fields["username"], "max_length", None) or 254
         form.initial = {"username": self.account_name(request)[:limit]}
         return form
 

@@ -89,7 +89,7 @@ def import_everything(request: HttpRequest) -> HttpResponse:
         try:
             if upload is None:
                 raise AccountFileError("Choose the file you downloaded.")
-            if upload.size > MAX_ACCOUNT_BYTES:
+            if (upload.size or 0) > MAX_ACCOUNT_BYTES:
                 raise AccountFileError(
                     f"That file is {upload.size:,} bytes; at most {MAX_ACCOUNT_BYTES:,}."
                 )

@@ -125,7 +125,7 @@ def get_shared_or_404(model: type[M] | models.QuerySet[M], code: str) -> M:
     found = manager.filter(share_code=code, sharing=True).first() if len(code) <= 32 else None
     if found is None:
         raise Http404("Not found")
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 class Owned(models.Model):

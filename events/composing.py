@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import Any, cast
 
-from pypdf import PdfReader, PdfWriter
+from pypdf import PageObject, PdfReader, PdfWriter
 from pypdf.generic import (
     ArrayObject,
     DecodedStreamObject,
@@ -34,7 +35,7 @@ def _stream(writer: PdfWriter, data: bytes) -> IndirectObject:
     return writer._add_object(stream)
 
 
-def _contents(page: DictionaryObject) -> list[object]:
+def _contents(page: DictionaryObject) -> list[Any]:
     contents = page["/Contents"]
     resolved = contents.get_object()
     return list(resolved) if isinstance(resolved, ArrayObject) else [contents]
@@ -43,7 +44,7 @@ def _contents(page: DictionaryObject) -> list[object]:
 Placement = tuple[int, float]  # a page of the stamps, and how far right to move it (pt)
 
 
-def _form(writer: PdfWriter, source: DictionaryObject) -> IndirectObject:
+def _form(writer: PdfWriter, source: PageObject) -> IndirectObject:
     """A page of the stamps as a form XObject in ``writer``'s file."""
     form = DecodedStreamObject()
     form.set_data(b"\n".join(part.get_object().get_data() for part in _contents(source)))
@@ -51,7 +52,8 @@ def _form(writer: PdfWriter, source: DictionaryObject) -> IndirectObject:
     form[NameObject("/Subtype")] = NameObject("/Form")
     box = source.mediabox
     form[NameObject("/BBox")] = ArrayObject([NumberObject(0), NumberObject(0), box[2], box[3]])
-    form[NameObject("/Resources")] = source["/Resources"].get_object().clone(writer)
+    resources = cast(DictionaryObject, source["/Resources"].get_object())
+    form[NameObject("/Resources")] = resources.clone(writer)
     return writer._add_object(form)
 
 
@@ -80,7 +82,7 @@ def compose(
         if not placed or stamp_reader is None:
             continue
         page = writer.pages[first_sheet + offset]
-        resources = page["/Resources"].get_object()
+        resources = cast(DictionaryObject, page["/Resources"].get_object())
         if "/XObject" not in resources:
             resources[NameObject("/XObject")] = DictionaryObject()
         drawing = [b"Q"]
@@ -88,7 +90,9 @@ def compose(
             if index not in forms:
                 forms[index] = _form(writer, stamp_reader.pages[index])
             name = f"/EventStamp{index}"
-            resources["/XObject"].get_object()[NameObject(name)] = forms[index]
+            cast(DictionaryObject, resources["/XObject"].get_object())[NameObject(name)] = forms[
+                index
+            ]
             drawing.append(f"q 1 0 0 1 {dx:.2f} 0 cm {name} Do Q".encode())
         # The sheet's own drawing leaves its transformation in place: wrap it, so the stamps
         # are drawn in the page's plain coordinates, exactly as on their own pages.

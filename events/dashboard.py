@@ -4,6 +4,7 @@ print. The view adds what belongs to the request (the join link, the printouts' 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,7 +68,9 @@ def _rows(event: Event) -> list[PlayerRow]:
     return rows
 
 
-def _reminders(event: Event, rows: list[PlayerRow], rounds: list[Round]) -> list[str]:
+def _reminders(
+    event: Event, rows: list[PlayerRow], rounds: Sequence[Round], pairings: dict[int, int]
+) -> list[str]:
     reminders = []
     missing = [r.entry.player_name for r in rows if not r.entry.submitted]
     if missing:
@@ -93,7 +96,7 @@ def _reminders(event: Event, rows: list[PlayerRow], rounds: list[Round]) -> list
     for round_ in rounds:
         if not round_.tables:
             reminders.append(f"Round {round_.number} has no tables yet.")
-        if not round_.pairing_count:
+        if not pairings[round_.number]:
             reminders.append(f"Round {round_.number} has no pairings yet.")
             break  # rounds are paired one after another: the later ones wait for this one
     return reminders
@@ -119,7 +122,7 @@ def organizer_dashboard(event: Event, show: str) -> dict[str, Any]:
             {"key": key, "label": label, "count": sum(r.shown(key) for r in rows)}
             for key, label in FILTERS.items()
         ],
-        "reminders": _reminders(event, rows, rounds),
+        "reminders": _reminders(event, rows, rounds, counts),
         "rounds": rounds,
         "locked_count": len(locked),
         "print_files": printing.print_files(

@@ -25,7 +25,7 @@ def organized(request: HtmxHttpRequest, event_id: int) -> Event:
 def my_entry(request: HtmxHttpRequest, event_id: int) -> Entry:
     entry = (
         Entry.objects.select_related("event", "force", "player")
-        .filter(event_id=event_id, player=request.user)
+        .filter(event_id=event_id, player_id=request.user.pk)
         .first()
     )
     if entry is None:
@@ -46,7 +46,7 @@ def member(request: HtmxHttpRequest, event_id: int) -> Membership:
     if event is None:
         raise Http404("Not found")
     organizer = event.owner_id == request.user.pk
-    entry = event.entries.select_related("force").filter(player=request.user).first()
+    entry = event.entries.select_related("force").filter(player_id=request.user.pk).first()
     if not organizer and entry is None:
         raise Http404("Not found")
     return Membership(event, entry, organizer)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -926,7 +927,7 @@ def round_page(event: Event, round_: Round) -> dict[str, Any]:
     }
 
 
-def dashboard(event: Event, rounds: list[Round]) -> dict[str, Any]:
+def dashboard(event: Event, rounds: Sequence[Round]) -> dict[str, Any]:
     """The dashboard's part: each round's state (set on the rounds the dashboard lists, as
     ``state``) and what to do next."""
     play = EventPlay(event)

@@ -45,7 +45,7 @@ from onefinity.http import HtmxHttpRequest, page_version
 def my_events(request: HtmxHttpRequest) -> HttpResponse:
     organized = owned(request, Event)
     entries = (
-        Entry.objects.filter(player=request.user)
+        Entry.objects.filter(player_id=request.user.pk)
         .select_related("event", "event__owner")
         .order_by("-event__date")
     )

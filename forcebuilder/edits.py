@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 from onefinity.rules import ForceSpec, TrooperSpec, UnitSpec
 from onefinity.rules.force import (
@@ -282,7 +283,8 @@ def remove_item(
     if kind not in ITEM_KINDS:
         raise EditError("That is not something a trooper carries.")
     original = _trooper_at(force, unit, trooper)
-    changed = replace(original, **{kind: _without(getattr(original, kind), item)})
+    kept: dict[str, Any] = {kind: _without(getattr(original, kind), item)}
+    changed = replace(original, **kept)
     return _with_trooper(force, unit, trooper, changed)
 
 

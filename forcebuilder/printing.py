@@ -54,5 +54,5 @@ def roster_text(sheet: ForceSheet, share_url: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_pdf(template: str, context: dict[str, object], request: HttpRequest) -> bytes:
+def render_pdf(template: str, context: dict[str, object], request: HttpRequest | None) -> bytes:
     return downloads.render_pdf(render_to_string(template, context, request=request))

@@ -136,7 +136,7 @@ def cards_pdf(
 @require_GET
 def export_json(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
-) -> JsonResponse:
+) -> HttpResponse:
     force = _readable(request, pk, code)
     response = JsonResponse(
         force.document(), json_dumps_params={"indent": 2, "ensure_ascii": False}

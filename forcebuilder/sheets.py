@@ -8,7 +8,7 @@ with the reason for each choice the rules do not allow (forcebuilder.choices).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -506,15 +506,13 @@ def force_sheet(
         )
         unit_sheet.open = unit_sheet.key in open_keys
         if with_options:
-            unit_sheet.add_reason = judge.reason(lambda f, u=u_index: edits.add_trooper(f, u))
+            unit_sheet.add_reason = judge.reason(_change(edits.add_trooper, u_index))
             for group in unit_sheet.groups:
                 group.add_reason = judge.reason(
-                    lambda f, u=u_index, t=group.last.index: edits.duplicate_trooper(f, u, t)
+                    _change(edits.duplicate_trooper, u_index, group.last.index)
                 )
         if unit_sheet.open:
-            unit_sheet.duplicate_reason = judge.reason(
-                lambda f, u=u_index: edits.duplicate_unit(f, u)
-            )
+            unit_sheet.duplicate_reason = judge.reason(_change(edits.duplicate_unit, u_index))
             if unit_type is not None:
                 unit_sheet.skill_options = _skill_options(
                     judge, ruleset, u_index, unit.skills, by_item, unit_path
@@ -523,18 +521,24 @@ def force_sheet(
     force_issues = [
         i for path, issues in by_path.items() if not path.startswith("units[") for i in issues
     ]
-    sheet = ForceSheet(spec, ruleset, faction, report, units, force_issues)
+    drawn = ForceSheet(spec, ruleset, faction, report, units, force_issues)
     if with_options:
-        sheet.unit_type_choices = [
+        drawn.unit_type_choices = [
             UnitTypeChoice(
                 unit_type,
                 unit_type_name(unit_type.id, ruleset),
-                judge.reason(lambda f, t=unit_type.id: edits.add_unit(f, t, ruleset)),
+                judge.reason(_change(edits.add_unit, unit_type.id, ruleset)),
             )
             for unit_type in ruleset.unit_types.values()
         ]
-    sheet.tried = judge.tried_in_all
-    return sheet
+    drawn.tried = judge.tried_in_all
+    return drawn
+
+
+def _change(edit: Callable[..., ForceSpec], *args: Any) -> Callable[[ForceSpec], ForceSpec]:
+    """A choice to try: ``edit`` made on a copy of the list with ``args`` (bound now, not when
+    the judge calls it, as a lambda in a loop would)."""
+    return lambda spec: edit(spec, *args)
 
 
 def _groups(troopers: list[TrooperSheet]) -> list[TrooperGroup]:
@@ -560,7 +564,7 @@ def _class_choices(judge: Judge, unit: int, index: int, trooper: TrooperSpec) ->
             ""
             if selected
             else judge.reason(
-                lambda f, c=class_id: edits.set_trooper_class(f, unit, index, c, judge.ruleset)
+                _change(edits.set_trooper_class, unit, index, class_id, judge.ruleset)
             )
         )
         choices.append(ClassChoice(trooper_class, selected, reason))
@@ -658,9 +662,7 @@ def _skill_options(
             spots = [f"{unit_path}.skills[{i}]" for i, c in enumerate(chosen) if c == item_id]
             option.problem = next((by_item[p] for p in spots if p in by_item), "")
         else:
-            option.reason = judge.for_unit(unit).reason(
-                lambda f, s=item_id: edits.set_unit_skills(f, 0, [*f.units[0].skills, s])
-            )
+            option.reason = judge.for_unit(unit).reason(_change(_with_skill, item_id))
         options.append(option)
     for i, item_id in enumerate(chosen):
         if item_id not in ruleset.unit_skills:
@@ -668,3 +670,8 @@ def _skill_options(
                 Option(item_id, None, True, problem=by_item.get(f"{unit_path}.skills[{i}]", ""))
             )
     return options
+
+
+def _with_skill(spec: ForceSpec, skill: str) -> ForceSpec:
+    """The list (cut down to one unit) with ``skill`` added to its unit's skills."""
+    return edits.set_unit_skills(spec, 0, [*spec.units[0].skills, skill])

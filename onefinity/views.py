@@ -104,7 +104,7 @@ def unit_catalogue(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @require_GET
-def ruleset_json(request: HtmxHttpRequest, version: str) -> JsonResponse:
+def ruleset_json(request: HtmxHttpRequest, version: str) -> HttpResponse:
     ruleset = _ruleset_or_404(version)
     response = JsonResponse(ruleset_document(ruleset), json_dumps_params={"indent": 2})
     return attachment(response, f"onefinity-ruleset-{ruleset.version}", ".json", "ruleset")

@@ -81,7 +81,7 @@ class TerrainEdit:
     """A change made: its report, what to say ("" for a plain paint), the hex clicked (None
     for a stroke) and the settings it was made with."""
 
-    report: TableReport
+    report: TableReport | None  # None: the change left the table as it was
     done: str
     hex: Hex | None
     settings: Settings

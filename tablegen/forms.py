@@ -115,7 +115,7 @@ class GenerateForm(forms.Form):
 
 
 class PackForm(GenerateForm):
-    pin = None  # a pack's seed is the first of its tables': no press to keep it from
+    pin = None  # type: ignore[assignment]  # a pack's seed is its first table's: nothing to pin
     count = forms.IntegerField(
         label="Tables in the pack", min_value=1, max_value=MAX_PACK, initial=12
     )
@@ -182,7 +182,7 @@ class TerrainForm(forms.Form):
         return list(dict.fromkeys(found))
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if not self.stroke and (data.get("q") is None or data.get("r") is None):
             self.add_error("q", "That hex is not on the table.")
         return data
@@ -238,7 +238,7 @@ class BoxForm(forms.Form):
         return clean_table_name(self.cleaned_data["name"])
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         counts = {
             piece: data.get(f"count-{piece}") or 0
             for piece in self.library.pieces
@@ -278,7 +278,7 @@ class BoxImportForm(forms.Form):
     MAX_BYTES = 20_000
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         upload = data.get("file")
         text = data.get("text") or ""
         if upload is not None:

@@ -468,7 +468,10 @@ class Pack(Owned, Shareable):
     def advance(self) -> None:
         """Do one bounded step of the pack's work, if any is left (see tablegen.packwork);
         DamagedRecord if a stored table of the pack no longer reads."""
-        packwork.advance(self)
+        try:
+            packwork.advance(self)
+        except packwork.DamagedPack as damaged:
+            raise DamagedRecord(self, str(damaged)) from None
 
     def progress(self) -> str:
         """What is being made, for a download asked for before it exists."""
@@ -508,6 +511,15 @@ class Pack(Owned, Shareable):
     @property
     def percent(self) -> int:
         return int(100 * self.made / self.count) if self.count else 100
+
+    def swap_if_unmoved(self, **fields: Any) -> bool:
+        """Write ``fields`` only if no other request moved the pack on since it was read (its
+        version grows by one); the pack is read again either way (tablegen.packwork)."""
+        changed = Pack.objects.filter(pk=self.pk, version=self.version).update(
+            version=F("version") + 1, **fields
+        )
+        self.refresh_from_db()
+        return bool(changed)
 
     @property
     def pdf_ready(self) -> bool:

@@ -187,6 +187,8 @@ def terrain_to_bring(
         counts: dict[str, int] = {}
         for entry in pieces:
             piece = entry.get("piece") if isinstance(entry, dict) else None
+            if not isinstance(piece, str):
+                continue
             if piece in library.pieces:
                 counts[piece] = counts.get(piece, 0) + 1
             elif piece == CUSTOM and isinstance(entry.get("hexes"), list):

@@ -269,7 +269,8 @@ def pack_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     context |= {"pack": pack, "number": number, "pack_url": _page_url(pack, _page_of(number))}
     if request.htmx:  # a view of the map: the rest of the page stays
         return render(request, "tablegen/pack_table.html#table-view", context)
-    copy = owned(request, Table).filter(pk=pack.copy_of(number)).first()
+    copy_pk = pack.copy_of(number)
+    copy = owned(request, Table).filter(pk=copy_pk).first() if copy_pk is not None else None
     if copy is not None:
         context["copy"] = _copy_verdict(pack, number, copy)
     context |= {

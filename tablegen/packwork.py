@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from django.db import transaction
-from django.db.models import F
 
-from accounts.ownership import DamagedRecord
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.balance import table_summary
@@ -27,11 +25,51 @@ from tablegen.engine.generate import GenerationError, Parameters
 from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.packs import PackState, pack_table_name
 from tablegen.engine.packs import advance as generate_some
-from tablegen.engine.tables import TableDocumentError, read_table_document, table_document
+from tablegen.engine.tables import (
+    TableDocumentError,
+    TableSpec,
+    read_table_document,
+    table_document,
+)
 from tablegen.printing import merge_pdfs, setup_pdf
 
-if TYPE_CHECKING:
-    from tablegen.models import Pack
+
+class DamagedPack(ValueError):
+    """A stored table of the pack no longer reads (the model says so as a DamagedRecord)."""
+
+
+class Pack(Protocol):
+    """What the work needs of a pack (tablegen.models.Pack, which calls ``advance``): named
+    here, so that the model and its work do not import each other."""
+
+    pk: Any
+    name: str
+    count: int
+    params: Any
+    state: Any
+    tables: Any
+    made: int
+    printed: int
+    version: int
+    error: str
+    parts: Any
+
+    @property
+    def summaries(self) -> list[Any]: ...
+    @property
+    def measured(self) -> int: ...
+    @property
+    def pdf_ready(self) -> bool: ...
+    def check_name(self) -> None: ...
+    def measure(self) -> None: ...
+    def state_with(self, summaries: list[Any]) -> dict[str, Any]: ...
+    def table_spec(self, number: int) -> TableSpec: ...
+    def refresh_from_db(self) -> None: ...
+    def swap_if_unmoved(self, **fields: Any) -> bool:
+        """Write ``fields`` only if no other request moved the pack on since it was read (its
+        version grows); the pack is read again either way."""
+        ...
+
 
 # Time spent generating tables in one request.
 GENERATE_STEP_SECONDS = 0.3
@@ -42,11 +80,11 @@ SHEETS_PER_PART = 3
 
 
 def advance(pack: Pack) -> None:
-    """Do one bounded step of the pack's work, if any is left; DamagedRecord if a stored
+    """Do one bounded step of the pack's work, if any is left; DamagedPack if a stored
     table of the pack no longer reads."""
     pack.check_name()
     if not isinstance(pack.tables, list):
-        raise DamagedRecord(pack, "its tables are not a list")
+        raise DamagedPack("its tables are not a list")
     if pack.measured < pack.made:
         _measure(pack)
         return
@@ -59,18 +97,6 @@ def advance(pack: Pack) -> None:
     else:
         _put_together(pack)
     pack.measure()  # what it stores, for its owner's storage
-
-
-def _swap(pack: Pack, **fields: Any) -> bool:
-    """Keep a step's work only if no other request moved the pack on since it was read;
-    the pack is reloaded either way."""
-    changed = (
-        type(pack)
-        .objects.filter(pk=pack.pk, version=pack.version)
-        .update(version=F("version") + 1, **fields)
-    )
-    pack.refresh_from_db()
-    return bool(changed)
 
 
 def _generate(pack: Pack) -> None:
@@ -111,8 +137,7 @@ def _generate(pack: Pack) -> None:
         tables.append(document)
         # The generator checked it anyway: its summary costs nothing now.
         summaries.append(summary_of(report))
-    _swap(
-        pack,
+    pack.swap_if_unmoved(
         tables=tables,
         made=len(tables),
         state=state.as_json() | {"summaries": summaries},
@@ -141,7 +166,7 @@ def _measure(pack: Pack) -> None:
         summaries[number - 1] = summary_of(check_table(pack.table_spec(number), rules))
         if time.perf_counter() - started > GENERATE_STEP_SECONDS:
             break
-    _swap(pack, state=pack.state_with(summaries))
+    pack.swap_if_unmoved(state=pack.state_with(summaries))
 
 
 def _print(pack: Pack) -> None:
@@ -154,10 +179,10 @@ def _print(pack: Pack) -> None:
         try:
             specs.append(read_table_document(pack.tables[number - 1], rules))
         except TableDocumentError as error:
-            raise DamagedRecord(pack, f"table {number}: {error}") from None
+            raise DamagedPack(f"table {number}: {error}") from None
     pdf = setup_pdf(specs, pack.name, rules)
     with transaction.atomic():
-        if _swap(pack, printed=last):
+        if pack.swap_if_unmoved(printed=last):
             pack.parts.create(first=first, sheets=len(specs), pdf=pdf)
 
 
@@ -165,5 +190,5 @@ def _put_together(pack: Pack) -> None:
     parts = pack.parts.order_by("first").values_list("pdf", flat=True)
     pdf = merge_pdfs(bytes(part) for part in parts)
     with transaction.atomic():
-        if _swap(pack, pdf=pdf, pdf_bytes=len(pdf)):
+        if pack.swap_if_unmoved(pdf=pdf, pdf_bytes=len(pdf)):
             pack.parts.all().delete()

@@ -200,7 +200,7 @@ def table_repair(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def table_stored(request: HtmxHttpRequest, pk: int) -> JsonResponse:
+def table_stored(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The document exactly as stored, readable or not: nothing is lost to a repair."""
     table = get_owned_or_404(request, Table, pk)
     response = JsonResponse(
@@ -242,7 +242,7 @@ def table_copy(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_GET
 def table_json(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
-) -> JsonResponse:
+) -> HttpResponse:
     table = _readable(request, pk, code)
     response = JsonResponse(table_document(table.to_spec()), json_dumps_params={"indent": 2})
     return attachment(response, table.name, ".json", "table")

@@ -61,5 +61,5 @@ class Command(TableCommand):
             write_json(self, {"clear": listing})
         else:
             self.stdout.write(f"{len(listing)} clear pairs of standable hexes.")
-            for a, b in listing:
-                self.stdout.write(f"  {a[0]},{a[1]} - {b[0]},{b[1]}")
+            for first, second in listing:
+                self.stdout.write(f"  {first[0]},{first[1]} - {second[0]},{second[1]}")
