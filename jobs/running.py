@@ -9,7 +9,8 @@ API (``run_job.enqueue``), within the owner's and the address's bounds. The work
   reason; its owner can start it again.
 - A worker stopped mid-run (a restart, a machine lost) leaves its row running, silent: any
   worker finds it once it has been silent for JOB_LOST_SECONDS (``sweep``, at its start
-  and before each job) and queues it again.
+  and before each job) and queues it again. A run in a live worker is never silent: its
+  ``heartbeat`` beats from a thread of its own, however long a step takes.
 - The queue is the database's (django-tasks-db), so a job queued before a restart runs
   after it, and any number of workers share one queue (each task is claimed once).
 """
@@ -25,7 +26,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -155,7 +156,7 @@ def run(job_id: int) -> None:
         _fail(job, "This kind of job is no longer made here.")
         return
     try:
-        with time_limit(kind.time_limit):
+        with time_limit(kind.time_limit), heartbeat(job.pk):
             output = kind.run(job, Progress(job))
     except JobRefused as refusal:
         _fail(job, str(refusal))
@@ -258,6 +259,33 @@ def forget_expired(jobs: Any) -> None:
     expired = list(jobs.filter(expires__lte=timezone.now()).values_list("pk", flat=True)[:100])
     if expired:
         Job.objects.filter(pk__in=expired).delete()
+
+
+@contextlib.contextmanager
+def heartbeat(job_id: int) -> Iterator[None]:
+    """While a run lasts, a thread of its own writes the row's ``beat`` every third of
+    JOB_LOST_SECONDS: a step longer than that (a large PDF on a busy machine) is not taken
+    for a lost worker and queued again beside the run still making it (the steps' progress
+    beats too, but only between steps)."""
+    stop = threading.Event()
+    every = max(0.5, settings.JOB_LOST_SECONDS / 3)
+
+    def beating() -> None:
+        try:
+            while not stop.wait(every):
+                Job.objects.filter(pk=job_id, state=Job.State.RUNNING).update(beat=timezone.now())
+        except Exception:  # the run goes on; at worst the sweep finds it silent
+            logger.exception("the heartbeat of job %s failed", job_id)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=beating, name=f"job-{job_id}-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=5)
 
 
 @contextlib.contextmanager

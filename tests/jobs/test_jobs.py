@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import threading
 import time
 from datetime import timedelta
 
@@ -266,6 +267,23 @@ def test_a_lost_run_is_queued_again_by_the_next_sweep(owner_client, owner, jobs_
     run_waiting_jobs()
     job.refresh_from_db()
     assert job.state == "done" and job.attempts == 2
+
+
+@pytest.mark.django_db(transaction=True)  # the heartbeat writes from a thread of its own
+def test_a_run_whose_step_outlasts_the_lost_time_is_not_taken_for_lost(owner, settings):
+    """A live worker's run beats while a step goes on (jobs.running.heartbeat), so the sweep
+    leaves it running instead of queueing it again beside the run still making it."""
+    settings.JOB_LOST_SECONDS = 1
+    long_ago = timezone.now() - timedelta(seconds=60)
+    job = Job.objects.create(kind="export", key="k", owner=owner, state="running", beat=long_ago)
+    with running.heartbeat(job.pk):
+        time.sleep(1.5)  # one step longer than the lost time: the thread beat meanwhile
+        running.sweep()
+    job.refresh_from_db()
+    assert job.state == "running" and job.beat > long_ago
+    with running.heartbeat(job.pk):
+        pass  # a run that ends at once stops its heartbeat at once
+    assert not [t for t in threading.enumerate() if t.name.endswith("-heartbeat")]
 
 
 def test_the_list_of_jobs_shows_each_with_its_state(owner_client, owner, jobs_wait):
