@@ -30,7 +30,7 @@
   const spotOf = (link) => link.querySelector("text.coord")?.textContent || "";
 
   const hexLink = (element) =>
-    element instanceof Element ? element.closest("[data-table-map] a[href]") : null;
+    element instanceof Element ? element.closest("[data-table-map] svg a[href]") : null;
 
   const plainClick = (event) =>
     event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
@@ -225,9 +225,15 @@
     facts.replaceWith(freshFacts);
     put.push(freshFacts);
     for (const node of [...map.childNodes]) if (node !== svg) node.remove();
+    // What comes before the map (the link past it) stays before it.
+    let before = true;
     for (const node of [...freshMap.childNodes]) {
-      if (node instanceof Element && node.matches("svg")) continue;
-      map.append(node);
+      if (node instanceof Element && node.matches("svg")) {
+        before = false;
+        continue;
+      }
+      if (before) svg.before(node);
+      else map.append(node);
       put.push(node);
     }
     for (const node of put) if (node instanceof Element) window.htmx.process(node);
@@ -579,6 +585,16 @@
     if (!next) return;
     makeStop(next);
     next.focus();
+  });
+
+  // "Skip the map": the focus goes past it (to the facts), wherever the browser would start
+  // its next Tab from a link to a part of the page.
+  document.addEventListener("click", (event) => {
+    const skip = event.target instanceof Element && event.target.closest("a.skip-map");
+    const past = skip && document.getElementById(skip.getAttribute("href").slice(1));
+    if (!past || !plainClick(event)) return;
+    event.preventDefault();
+    past.focus();
   });
 
   // A hex focused otherwise (clicked, tapped) becomes the stop.
