@@ -27,7 +27,17 @@ from onefinity.rules.text import whole_number
 from tablegen.engine.edits import EditError, footprint, mapping, remove_piece, stamp
 from tablegen.engine.library import Piece, TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table, sightlines
-from tablegen.engine.render import DrawnMap, Overlay, colour, draw_map, kinds, legend, piece_svg
+from tablegen.engine.render import (
+    DrawnMap,
+    Overlay,
+    colour,
+    draw_map,
+    kinds,
+    label,
+    legend,
+    piece_svg,
+    places,
+)
 from tablegen.engine.tables import TableSpec
 
 MODES = {
@@ -225,6 +235,25 @@ def hex_param(value: str | None, table: TableSpec) -> Hex | None:
 
 def spot(hex_: Hex) -> str:
     return f"{hex_[0]},{hex_[1]}"
+
+
+def place(table: TableSpec, hex_: Hex | None) -> str:
+    """A hex in a player's words, with the coordinates drawn on it: "Row 3 from side A,
+    column 5 (0,2)" ("" for none)."""
+    if hex_ is None:
+        return ""
+    return f"{places(table.board)[table.board.index[hex_]]} ({spot(hex_)})"
+
+
+def brush_name(brush: Brush, rules: TableRules) -> str:
+    """What the brush does, as the palette names it."""
+    if brush.piece is not None:
+        return brush.piece.name
+    if brush.removes:
+        return "Remove piece"
+    if brush.paints:
+        return label(brush.kind, rules)
+    return "Cycle"
 
 
 def shown_view(query: Mapping[str, str], table: TableSpec) -> dict[str, str]:
@@ -553,6 +582,11 @@ def map_context(
         "picture": lambda: drawn_map.svg,
         "map_patch": drawn_map.patch(drawn_before) if drawn_before is not None else None,
         "mode": mode,
+        "mode_name": MODES[mode],
+        "brush_name": brush_name(brush, rules),
+        "source_place": place(table, source),
+        "target_place": place(table, target),
+        "selected_place": place(table, selected),
         "modes": [(key, name, at(mode=key)) for key, name in MODES.items()],
         "base": base,
         "source": source,

@@ -25,11 +25,12 @@
     return match ? { q: match[1], r: match[2] } : null;
   };
 
-  // A hex's "q,r" from its label ("q,r Kind"): the map's own coordinates, whatever the view.
-  const spotOf = (link) => (link.getAttribute("aria-label") || "").split(" ")[0];
+  // A hex's "q,r": the map's own coordinates, drawn on it, whatever the view (its name, its
+  // title, is its place in a player's words: "Row 3 from side A, column 5: Open ground").
+  const spotOf = (link) => link.querySelector("text.coord")?.textContent || "";
 
   const hexLink = (element) =>
-    element instanceof Element ? element.closest("[data-table-map] a[href]") : null;
+    element instanceof Element ? element.closest("[data-table-map] svg a[href]") : null;
 
   const plainClick = (event) =>
     event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
@@ -156,6 +157,8 @@
         part.removeAttribute("data-at");
         if (!old) continue;
         if (old === document.activeElement) focused = part;
+        // The map's one Tab stop stays where it was (see "The map, one Tab stop").
+        if (old.hasAttribute("tabindex")) part.setAttribute("tabindex", old.getAttribute("tabindex"));
         old.replaceWith(part);
       } else if (part.classList.contains("pieces")) {
         svg.querySelector(":scope > g.pieces")?.replaceWith(part);
@@ -165,6 +168,7 @@
       }
     }
     maps.delete(svg);
+    grids.delete(svg);
     if (stroke) {
       for (const [spot, link] of stroke.links) {
         const now = link.isConnected ? link : linksOf(svg).get(spot);
@@ -206,22 +210,30 @@
       if (!fresh.hasAttribute(name)) view.removeAttribute(name);
     }
     for (const name of fresh.getAttributeNames()) view.setAttribute(name, fresh.getAttribute(name));
-    const palette = view.querySelector(":scope > #palette");
-    const keep = (node) =>
-      palette && node instanceof Element && node.id === "palette" && node.hasAttribute("data-hx-preserve");
+    // The palette the answer keeps (hx-preserve): the page's own, where the answer has it.
+    const palette = view.querySelector("#palette");
     const put = [];
     for (const node of [...view.childNodes]) if (node !== holder) node.remove();
     for (const node of [...fresh.childNodes]) {
       if (node === freshHolder) break;
-      holder.before(keep(node) ? palette : node);
-      if (!keep(node)) put.push(node);
+      holder.before(node);
+      put.push(node);
     }
+    const kept = palette && view.querySelector("#palette[data-hx-preserve]");
+    if (kept && kept !== palette) kept.replaceWith(palette);
+    fitControls();
     facts.replaceWith(freshFacts);
     put.push(freshFacts);
     for (const node of [...map.childNodes]) if (node !== svg) node.remove();
+    // What comes before the map (the link past it) stays before it.
+    let before = true;
     for (const node of [...freshMap.childNodes]) {
-      if (node instanceof Element && node.matches("svg")) continue;
-      map.append(node);
+      if (node instanceof Element && node.matches("svg")) {
+        before = false;
+        continue;
+      }
+      if (before) svg.before(node);
+      else map.append(node);
       put.push(node);
     }
     for (const node of put) if (node instanceof Element) window.htmx.process(node);
@@ -340,7 +352,7 @@
   const linksOf = (svg) => {
     let found = maps.get(svg);
     if (!found) {
-      found = new Map([...svg.querySelectorAll("a[aria-label]")].map((a) => [spotOf(a), a]));
+      found = new Map([...svg.querySelectorAll(":scope > a[href]")].map((a) => [spotOf(a), a]));
       maps.set(svg, found);
     }
     return found;
@@ -455,12 +467,193 @@
     clearGhost();
     const view = document.getElementById("table-view");
     if (!ghost.spot || !view || touched) return;
-    const link = [...view.querySelectorAll("[data-table-map] a[aria-label]")].find(
+    const link = [...view.querySelectorAll("[data-table-map] svg > a[href]")].find(
       (a) => spotOf(a) === ghost.spot,
     );
     if (link) showGhost(link);
   }
   document.addEventListener("htmx:afterSettle", reshowGhost);
+
+  // --- The map, one Tab stop -------------------------------------------------------------------
+
+  // A map's hexes are one stop in the Tab order (a roving tabindex: one hex has tabindex 0,
+  // the others -1), so Tab reaches the map in one press and leaves it in one. The arrow keys
+  // move between neighbouring hexes (Left and Right along a row, Up and Down to the row
+  // above or below, Home and End to a row's ends); Enter or Space is a click on the hex (an
+  // edit in the editor, with its queue; a line of fire on the other maps). Without
+  // JavaScript every hex is a link in the Tab order, as it is drawn. The hex that is the
+  // stop stays the stop when the map is drawn again, and keeps the focus if it had it.
+
+  const hexesOf = (svg) => svg.querySelectorAll(":scope > a[href]");
+  const stop = { path: "", index: 0 };
+  const grids = new WeakMap(); // map <svg> -> { rows: Map(row -> [link]), at: Map(link -> info) }
+
+  // Rows and columns from each hex's name (its title, "Row 3 from side A, column 5: …"), in
+  // board order.
+  const gridOf = (svg) => {
+    let grid = grids.get(svg);
+    if (grid) return grid;
+    grid = { rows: new Map(), at: new Map() };
+    let index = 0;
+    for (const link of hexesOf(svg)) {
+      const name = link.querySelector(":scope > title")?.textContent || "";
+      const found = /^Row (\d+) from side A, column (\d+)/.exec(name);
+      const row = found ? Number(found[1]) : 0;
+      if (!grid.rows.has(row)) grid.rows.set(row, []);
+      const cells = grid.rows.get(row);
+      grid.at.set(link, { row, position: cells.length, index });
+      cells.push(link);
+      index += 1;
+    }
+    grids.set(svg, grid);
+    return grid;
+  };
+
+  // Where a hex is across the map: its polygon's first corner (every hex's is the same
+  // corner, so they compare as the centres do).
+  const across = (link) =>
+    Number.parseFloat(link.querySelector("polygon")?.getAttribute("points") || "0");
+
+  const neighbour = (link, key) => {
+    const grid = gridOf(link.closest("svg"));
+    const here = grid.at.get(link);
+    if (!here) return null;
+    const row = grid.rows.get(here.row);
+    if (key === "ArrowLeft") return row[here.position - 1] || null;
+    if (key === "ArrowRight") return row[here.position + 1] || null;
+    if (key === "Home") return row[0];
+    if (key === "End") return row[row.length - 1];
+    // Up or down: the nearest hex across in the next row that has hexes (of two as near,
+    // the one in the same column, so that Down then Up comes back).
+    const step = key === "ArrowUp" ? -1 : 1;
+    const rows = [...grid.rows.keys()];
+    const last = Math.max(...rows);
+    for (let r = here.row + step; r >= 1 && r <= last; r += step) {
+      const cells = grid.rows.get(r);
+      if (!cells) continue;
+      const x = across(link);
+      let best = null;
+      let score = Infinity;
+      for (const cell of cells) {
+        const info = grid.at.get(cell);
+        const s = Math.abs(across(cell) - x) * 1000 + Math.abs(info.position - here.position);
+        if (s < score) {
+          best = cell;
+          score = s;
+        }
+      }
+      return best;
+    }
+    return null;
+  };
+
+  const makeStop = (link) => {
+    const svg = link.closest("svg");
+    for (const other of svg.querySelectorAll(':scope > a[tabindex="0"]')) {
+      if (other !== link) other.setAttribute("tabindex", "-1");
+    }
+    link.setAttribute("tabindex", "0");
+    const info = gridOf(svg).at.get(link);
+    stop.path = window.location.pathname;
+    stop.index = info ? info.index : 0;
+  };
+
+  // Every map on the page, as drawn: one stop, the one it had before if it is the same page.
+  const prepareMaps = () => {
+    for (const svg of document.querySelectorAll("[data-table-map] svg.table-map")) {
+      const links = hexesOf(svg);
+      if (!links.length || svg.querySelector(':scope > a[tabindex="0"]')) continue;
+      const same = stop.path === window.location.pathname && stop.index < links.length;
+      const chosen = links[same ? stop.index : 0];
+      for (const link of links) link.setAttribute("tabindex", link === chosen ? "0" : "-1");
+    }
+  };
+
+  document.addEventListener("keydown", (event) => {
+    const link = hexLink(event.target);
+    if (!link || event.target !== link || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === " " || event.key === "Spacebar") {
+      event.preventDefault(); // not a scroll: a click on the hex, as Enter is
+      link.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
+      return;
+    }
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(event.key)) {
+      return;
+    }
+    event.preventDefault();
+    const next = neighbour(link, event.key);
+    if (!next) return;
+    makeStop(next);
+    next.focus();
+  });
+
+  // "Skip the map": the focus goes past it (to the facts), wherever the browser would start
+  // its next Tab from a link to a part of the page.
+  document.addEventListener("click", (event) => {
+    const skip = event.target instanceof Element && event.target.closest("a.skip-map");
+    const past = skip && document.getElementById(skip.getAttribute("href").slice(1));
+    if (!past || !plainClick(event)) return;
+    event.preventDefault();
+    past.focus();
+  });
+
+  // A hex focused otherwise (clicked, tapped) becomes the stop.
+  document.addEventListener("focusin", (event) => {
+    const link = hexLink(event.target);
+    if (link && link.getAttribute("tabindex") !== "0") makeStop(link);
+  });
+
+  // A region drawn again whole (not patched): the focused hex's place, to focus it again.
+  let refocus = null;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    refocus = null;
+    // (An answer that patches the map has been put in: its hexes keep the focus.)
+    if (!event.detail.shouldSwap) return;
+    const link = hexLink(document.activeElement);
+    const target = event.detail.target;
+    if (!link || !(target instanceof Element) || !target.contains(link)) return;
+    const info = gridOf(link.closest("svg")).at.get(link);
+    if (info) refocus = info.index;
+  });
+  document.addEventListener("htmx:afterSwap", () => {
+    prepareMaps();
+    fitControls();
+    if (refocus === null || hexLink(document.activeElement)) return;
+    const svg = document.querySelector("#table-view [data-table-map] svg.table-map");
+    const link = svg && hexesOf(svg)[refocus];
+    refocus = null;
+    if (link) {
+      makeStop(link);
+      link.focus({ preventScroll: true });
+    }
+  });
+  document.addEventListener("htmx:historyRestore", () => {
+    prepareMaps();
+    fitControls();
+  });
+
+  // --- The editing controls: open on a wide screen, folded on a narrow one ---------------------
+
+  // They come open from the server (without JavaScript, and on a wide screen); on a narrow
+  // screen they fold so that the map is on the first screen. Once the player opens or
+  // closes them, they stay so when the region is drawn again.
+  const narrow = window.matchMedia("(max-width: 40rem)");
+  let controlsOpen = null;
+  function fitControls() {
+    const open = controlsOpen ?? !narrow.matches;
+    for (const details of document.querySelectorAll("details[data-map-controls]")) {
+      if (details.open !== open) details.open = open;
+    }
+  }
+  document.addEventListener("click", (event) => {
+    const summary = event.target instanceof Element && event.target.closest("summary");
+    const details = summary && summary.parentElement;
+    if (details && details.matches("details[data-map-controls]")) controlsOpen = !details.open;
+  });
+  narrow.addEventListener("change", fitControls);
+
+  prepareMaps();
+  fitControls();
 
   // R turns the piece, as its Rotate link does.
   document.addEventListener("keydown", (event) => {

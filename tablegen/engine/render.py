@@ -116,7 +116,8 @@ class _Layout:
     points: tuple[str, ...]
     labels: tuple[str, ...]
     # Per hex, its SVG shape before and after its fill colour (polygon, edge stroke, label),
-    # and the start of its accessible name ("q,r ").
+    # and the start of its accessible name, its place in a player's words ("Row 3 from
+    # side A, column 5: ").
     before_fill: tuple[str, ...]
     after_fill: tuple[str, ...]
     names: tuple[str, ...]
@@ -134,8 +135,10 @@ def _layout(board: Board) -> _Layout:
     points = tuple(
         " ".join(f"{px:.1f},{py:.1f}" for px, py in _corners(x, y, SIZE - 0.8)) for x, y in centres
     )
+    # The coordinates drawn on each hex are for the eye (the problems and messages name hexes
+    # by them); a hex's name is its place in a player's words (``places``).
     labels = tuple(
-        f'<text x="{x:.1f}" y="{y + 3:.1f}" class="coord">{q},{r}</text>'
+        f'<text x="{x:.1f}" y="{y + 3:.1f}" class="coord" aria-hidden="true">{q},{r}</text>'
         for (x, y), (q, r) in zip(centres, board.hexes, strict=True)
     )
     first, last = board.first_row, board.last_row
@@ -153,8 +156,23 @@ def _layout(board: Board) -> _Layout:
         labels,
         tuple(f'<polygon points="{p}" fill="' for p in points),
         tuple(after_fill),
-        tuple(f"{q},{r} " for q, r in board.hexes),
+        tuple(f"{place}: " for place in places(board)),
     )
+
+
+@functools.lru_cache(maxsize=16)
+def places(board: Board) -> tuple[str, ...]:
+    """Each hex's place in a player's words, in board order: its row counted from side A's
+    table edge, its column from the left of that row ("Row 3 from side A, column 5"). The
+    axial coordinates (negative on most boards) mean nothing at the table."""
+    found = []
+    row, column = None, 0
+    # Board order is row by row, each from the left.
+    for _, r in board.hexes:
+        column = column + 1 if r == row else 1
+        row = r
+        found.append(f"Row {r - board.first_row + 1} from side A, column {column}")
+    return tuple(found)
 
 
 def _frame(table: TableSpec) -> tuple[tuple[float, float], float, float]:
@@ -221,9 +239,12 @@ def _hex_svg(
     shape = f"{layout.before_fill[index]}{fill}{layout.after_fill[index]}"
     name = f"{layout.names[index]}{name}"
     if href:
+        # Named by its title (SVG's own way, which a pointer shows as a tooltip too): its
+        # place and terrain, not the coordinates drawn on it, which are hidden from
+        # assistive technology.
         return (
-            f'<a href="{escape(href)}" class="{classes}" fill="{ink}" '
-            f'aria-label="{name}">{shape}</a>'
+            f'<a href="{escape(href)}" class="{classes}" fill="{ink}">'
+            f"<title>{name}</title>{shape}</a>"
         )
     return f'<g class="{classes}" fill="{ink}"><title>{name}</title>{shape}</g>'
 
@@ -306,7 +327,8 @@ def svg(
     title: str = "",
     rules: TableRules | None = None,
 ) -> str:
-    """The table as an accessible SVG: each hex labelled with its coordinates and terrain,
+    """The table as an accessible SVG: each hex named by its place and terrain (its
+    coordinates are drawn on it),
     a link when `link` gives one; each piece outlined; what is wrong marked in red."""
     return draw_map(table, overlay, link, title, rules).svg
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.quality import axe_violations
-from tests.browser.test_tables import sideways
+from tests.browser.test_tables import open_controls, sideways
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,6 +67,7 @@ def test_the_editor_of_a_table_from_a_box_lists_the_pieces_left(
     section = page.locator(".box-left")
     expect(section).to_contain_text("From its terrain box")
     expect(section).to_contain_text("of 2 left")
+    open_controls(page)  # folded on a phone
     page.get_by_text("Library pieces: choose one to stamp").click()
     expect(page.locator("#role-box")).to_have_text("In this table's terrain box")
     assert sideways(page) <= 0

@@ -69,9 +69,9 @@ def test_a_pack_table_opens_large_and_is_edited_as_a_copy(browser: Browser, live
     # What does a hex see? The read-only map answers as a shared table's does.
     page.get_by_role("link", name="Line of fire").click()
     settled(page)
-    page.locator('a[aria-label^="2,4 "]').click()
+    page.get_by_role("link", name=re.compile("^Row 5 from side A, column 5: ")).click()  # 2,4
     settled(page)
-    expect(page.locator(".hint")).to_contain_text("Showing what 2,4 sees")
+    expect(page.locator(".hint")).to_contain_text("Showing what Row 5 from side A, column 5")
     shot(page, "pack-table-line-of-fire-desktop")
     html = {"pack-table": page.content()}
     no_axe_violations(page, "a pack's table")

@@ -129,7 +129,10 @@ def test_without_javascript_the_chosen_hex_shows_where_the_piece_lands_before_it
     ).content.decode()
     assert "Set the piece down here" in page and unchanged(table, before)
     outlined = set(
-        re.findall(r'class="hex open highlighted"[^>]*aria-label="(-?\d+),(-?\d+) ', page)
+        re.findall(
+            r'class="hex open highlighted"[^>]*><title>[^<]*</title>[^>]*>[^>]*class="coord"[^>]*>(-?\d+),(-?\d+)<',
+            page,
+        )
     )
     assert {(int(q), int(r)) for q, r in outlined} == set(cells("hill-4", 0, (2, 3)))
     page = owner_client.get(

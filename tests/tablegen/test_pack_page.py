@@ -290,7 +290,7 @@ def test_a_table_opens_large_with_its_map_metrics_and_line_of_fire(owner_client,
     hex_ = spec.board.hexes[len(spec.board) // 2]
     spot = f"{hex_[0]},{hex_[1]}"
     lof = owner_client.get(table_url(pack, 2) + f"&mode=lof&from={spot}")
-    assert f"Showing what {spot} sees" in lof.content.decode()
+    assert f"({spot}) sees" in lof.content.decode()
     region = owner_client.get(table_url(pack, 2) + "&mode=sightlines", headers=HTMX)
     body = region.content.decode()
     assert body.lstrip().startswith('<div id="table-view"') and "Heat map" in body

@@ -94,7 +94,8 @@ def test_bad_parameters_get_a_clear_message(client, params, words):
 
 def test_the_generated_table_shows_svg_legend_metrics_and_verdict(client):
     page = client.get("/tables/new/", PARAMS).content.decode()
-    assert "<svg" in page and 'aria-label="2,4 ' in page
+    # Each hex is named by its place in a player's words (2,4: the fifth row's fifth hex).
+    assert "<svg" in page and "<title>Row 5 from side A, column 5: " in page
     for words in (
         "Open ground",
         "Blocking",
@@ -114,7 +115,9 @@ def test_clicking_a_hex_shows_what_it_sees_and_what_blocks_a_line(client):
         headers={"HX-Request": "true"},
     ).content.decode()
     assert page.lstrip().startswith('<div id="table-view"')
-    assert "0,4 → -2,9: blocked" in page and "by the hex -2,8" in page
+    assert (
+        "(0,4) → Row 10 from side A, column 4 (-2,9): blocked" in page and "by the hex -2,8" in page
+    )
     assert 'class="hex' in page and "unseen" in page
 
 
@@ -153,7 +156,7 @@ def test_setting_a_hex_without_javascript(owner_client, table):
     table.refresh_from_db()
     assert table.to_spec().kind_at((0, 0)) == "blocking"
     page = owner_client.get(response["Location"]).content.decode()
-    assert "Hex 0,0" in page and "Set terrain" in page
+    assert "Row 1 from side A, column 1 (0,0)</legend>" in page and "Set terrain" in page
 
 
 def test_with_a_brush_one_click_paints_open_ground_blocking_and_the_brush_stays(
@@ -293,7 +296,10 @@ def test_the_map_marks_the_hexes_a_problem_names_and_draws_the_clear_lanes(owner
     assert len(report.lanes) > MAX_LANES_DRAWN and 0 < drawn <= len(board.edge_row("A"))
     assert f"{drawn} of the {len(report.lanes)} clear lanes" in page
     for q, r in ends:
-        assert re.search(rf'class="hex [a-z]+ problem"[^>]*aria-label="{q},{r} ', picture)
+        assert re.search(
+            rf'class="hex [a-z]+ problem"[^>]*><title>[^<]*</title>[^>]*>[^>]*class="coord"[^>]*>{q},{r}<',
+            picture,
+        )
     marked = re.findall(r'class="hex [a-z]+ problem"', picture)
     # The lanes' ends and the weaker side's hexes of the unbalanced cover and exposure; not
     # every terrain hex for the low coverage.
@@ -366,7 +372,7 @@ def test_the_shared_page_cannot_edit_but_can_inspect_and_copy(client, table, dja
     page = client.get(f"/t/{table.share_code}/").content.decode()
     assert "/terrain/" not in page and "Copy to my tables" in page
     page = client.get(f"/t/{table.share_code}/", {"mode": "lof", "from": "2,4"}).content.decode()
-    assert "Showing what 2,4 sees" in page
+    assert "(2,4) sees" in page
     client.post(f"/t/{table.share_code}/copy/")
     assert Table.objects.count() == 2
 
