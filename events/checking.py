@@ -106,9 +106,4 @@ def _not_shipped(spec: ForceSpec, ruleset_version: str, points_limit: int) -> Ch
     return Checked(as_played, document, Report(None, (issue,)), (issue,))
 
 
-def read_snapshot(document: object) -> ForceSpec:
-    """A stored snapshot; ForceDocumentError if it no longer reads."""
-    return read_force_document(document)
-
-
-__all__ = ["Checked", "ForceDocumentError", "check_for_event", "event_ruleset", "read_snapshot"]
+__all__ = ["Checked", "ForceDocumentError", "check_for_event", "event_ruleset"]

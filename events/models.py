@@ -30,10 +30,10 @@ from accounts.ownership import (
     new_share_code,
 )
 from accounts.storage import check_room
-from events.checking import Checked, check_for_event, read_snapshot
+from events.checking import Checked, check_for_event
 from forcebuilder.models import Force
 from onefinity.http import stale_words
-from onefinity.rules import ForceDocumentError, ForceSpec, current_ruleset
+from onefinity.rules import ForceDocumentError, ForceSpec, current_ruleset, read_force_document
 from onefinity.wording import problem_in_words
 from tablegen.engine.tables import TableDocumentError, TableSpec, read_table_document
 
@@ -348,7 +348,7 @@ class Entry(models.Model):
     def snapshot_spec(self) -> ForceSpec:
         """The submitted list as stored; DamagedRecord if it no longer reads."""
         try:
-            return read_snapshot(self.document)
+            return read_force_document(self.document)
         except ForceDocumentError as error:
             raise DamagedRecord(self, problem_in_words(error)) from None
 

@@ -112,10 +112,6 @@ class TrooperSheet:
         return self.name or (self.trooper_class.name if self.trooper_class else self.class_id)
 
     @property
-    def has_loadout_options(self) -> bool:
-        return bool(self.picker)
-
-    @property
     def class_note(self) -> str:
         """Why specialist classes are not offered, when none is (a TAG, a full unit)."""
         blocked = [c for c in self.class_choices if c.trooper_class.specialist and not c.selected]

@@ -45,13 +45,13 @@ def _ruleset_of(force: Force) -> Ruleset:
 MAX_OPEN = 12
 
 
-def _data(request: HtmxHttpRequest) -> QueryDict:
+def _sent(request: HtmxHttpRequest) -> QueryDict:
     return request.POST if request.method == "POST" else request.GET
 
 
 def _open_keys(request: HtmxHttpRequest) -> list[str]:
     """The troopers whose rows the page had open (htmx sends them with every change)."""
-    return [key for key in _data(request).getlist("open")[:MAX_OPEN] if len(key) <= 40]
+    return [key for key in _sent(request).getlist("open")[:MAX_OPEN] if len(key) <= 40]
 
 
 def _editor_context(
@@ -63,7 +63,7 @@ def _editor_context(
 ) -> dict[str, Any]:
     open_keys = _open_keys(request)
     sheet = sheet_of(force, with_options=True, open_keys=open_keys, checked=checked)
-    odds = OddsPanel.from_request(request, force, sheet, _data(request))
+    odds = OddsPanel.from_request(request, force, sheet, _sent(request))
     current = library().current
     move = None
     if version_key(current.version) > version_key(force.ruleset_version):
