@@ -206,7 +206,7 @@ class Browser:
         rng: random.Random,
         stats: Counter[str],
         failures: list[str],
-        routes: dict[str, Counter[int]],
+        routes: dict[str, Counter[str]],
     ) -> None:
         self.base = base
         self.routes = routes
@@ -287,7 +287,10 @@ class Browser:
         self.stats[f"{status // 100}xx"] += 1
         self.stats["requests"] += 1
         route = ROUTE_NUMBER.sub("/N", urllib.parse.urlsplit(path).path)
-        self.routes[f"{method} {route}"][status] += 1
+        # A page only for accounts sends a browser without one to log in (302, then 200):
+        # counted apart, so that a route's 200s are what it did.
+        to_login = self.last_url.startswith("/accounts/login/") and "/accounts/login/" not in path
+        self.routes[f"{method} {route}"]["login" if to_login else str(status)] += 1
         if status >= 500:
             shown = {k: (v[:60] if isinstance(v, str) else v) for k, v in (fields or {}).items()}
             self.failures.append(
@@ -1142,7 +1145,9 @@ def main() -> int:
     parser.add_argument("--browsers", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--routes", action="store_true", help="also print the answers per route, by status"
+        "--routes",
+        action="store_true",
+        help="also print the answers per route, by status ('login': sent to log in)",
     )
     args = parser.parse_args()
     host = urllib.parse.urlsplit(args.base).hostname
@@ -1152,7 +1157,7 @@ def main() -> int:
     rng = random.Random(args.seed)
     stats: Counter[str] = Counter()
     failures: list[str] = []
-    routes: dict[str, Counter[int]] = defaultdict(Counter)
+    routes: dict[str, Counter[str]] = defaultdict(Counter)
     browsers = [
         Browser(args.base, random.Random(rng.random()), stats, failures, routes)
         for _ in range(args.browsers)
