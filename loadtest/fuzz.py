@@ -16,6 +16,11 @@ caught too.
 
     .venv/bin/python loadtest/fuzz.py --base http://127.0.0.1:8000 --cases 5000 --seconds 600
 
+Behind `make serve`, nginx answers a NUL in a path with its own 400 before the site sees it;
+`--direct /tmp/onefinity-serve-*/gunicorn.sock` sends those requests to gunicorn's socket
+as well, so that the site's own answer is checked (on PostgreSQL a NUL reaching a query
+was a 500).
+
 It prints a summary (cases, requests, answers by status class, the slowest request) and
 every answer of 500 or above with the request that caused it; exit status 1 if there was
 any. Only loopback addresses are accepted: this is for the project's own server.
@@ -30,6 +35,7 @@ import json
 import random
 import re
 import secrets
+import socket
 import sys
 import time
 import urllib.error
@@ -199,7 +205,23 @@ def hostile_json(rng: random.Random) -> str:
     return json.dumps(document)
 
 
+class UnixConnection(http.client.HTTPConnection):
+    """HTTP over a Unix socket: gunicorn's own, behind `make serve`'s nginx."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__("127.0.0.1", timeout=60)
+        self.unix_path = path
+
+    def connect(self) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(60)
+        self.sock.connect(self.unix_path)
+
+
 class Browser:
+    # gunicorn's socket, to send what nginx would refuse (a NUL in a path) to the site itself
+    direct: str = ""
+
     def __init__(
         self,
         base: str,
@@ -960,6 +982,9 @@ class Browser:
         )
         method = "POST" if path.endswith(("copy/", "/join/")) or rng.random() < 0.2 else "GET"
         self.send(method, path)
+        if self.direct:
+            # nginx answers a NUL in a path with its own 400: the site must answer it too.
+            self.send_direct(method, path)
         if rng.random() < 0.3:
             # ... and in form fields that name a record.
             self.send(
@@ -1060,6 +1085,39 @@ class Browser:
         else:
             self.send("POST", "/tables/save/", fields | {"name": "From the box"})
 
+    def send_direct(self, method: str, path: str) -> None:
+        """The request straight to gunicorn's socket (as nginx passes it on: the address it
+        saw in X-Forwarded-For), with this browser's cookies."""
+        cookies = "; ".join(f"{c.name}={c.value}" for c in self.jar)
+        headers = {
+            "Host": urllib.parse.urlsplit(self.base).netloc,
+            "Cookie": cookies,
+            "X-CSRFToken": self.csrf(),
+            "Referer": self.base + "/",
+            "X-Forwarded-For": "127.0.0.1",
+        }
+        connection = UnixConnection(self.direct)
+        start = time.perf_counter()
+        try:
+            connection.request(
+                method, path, body=b"" if method == "POST" else None, headers=headers
+            )
+            status = connection.getresponse().status
+        except (OSError, http.client.HTTPException) as error:
+            status = 599
+            path += f" ({error})"
+        finally:
+            connection.close()
+        elapsed = time.perf_counter() - start
+        if elapsed > self.slowest[0]:
+            self.slowest = (elapsed, f"{method} {path} (direct)")
+        self.stats[f"{status // 100}xx"] += 1
+        self.stats["requests"] += 1
+        route = ROUTE_NUMBER.sub("/N", urllib.parse.urlsplit(path).path)
+        self.routes[f"{method} {route} (direct)"][str(status)] += 1
+        if status >= 500:
+            self.failures.append(f"{status} {method} {path} straight to gunicorn")
+
     def send_declared_oversize(self) -> None:
         parsed = urllib.parse.urlsplit(self.base)
         connection = http.client.HTTPConnection(parsed.hostname, parsed.port or 80, timeout=30)
@@ -1145,6 +1203,12 @@ def main() -> int:
     parser.add_argument("--browsers", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
+        "--direct",
+        default="",
+        help="gunicorn's Unix socket behind `make serve`'s nginx (/tmp/onefinity-serve-*/"
+        "gunicorn.sock): a NUL in a path, which nginx refuses itself, is sent there too",
+    )
+    parser.add_argument(
         "--routes",
         action="store_true",
         help="also print the answers per route, by status ('login': sent to log in)",
@@ -1154,6 +1218,7 @@ def main() -> int:
     if host not in ("127.0.0.1", "localhost", "::1"):
         print("only loopback addresses: this is for the project's own server", file=sys.stderr)
         return 2
+    Browser.direct = args.direct
     rng = random.Random(args.seed)
     stats: Counter[str] = Counter()
     failures: list[str] = []
