@@ -6,8 +6,8 @@
    heavy work is queued).
 2. One worker (`manage.py run_jobs`, a process of its own) on this machine: how many jobs a
    minute it makes of 8-table packs, of rosters of 32 large lists (two PDFs of 24 and 8
-   rosters) and of a round's sheets for 8 painted 40 x 40 tables, and each job's own time
-   (from the worker taking it to its end).
+   rosters), of a round's sheets for 8 painted 40 x 40 tables and of the account export,
+   and each job's own time (from the worker taking it to its end).
 
     .venv/bin/python benchmarks/worker.py
 
@@ -242,6 +242,7 @@ def main() -> int:
             ("8-table packs (tables, PDF, zip)", "pack", 6),
             ("rosters.pdf of 32 largest lists (2 files: 24 + 8)", "rosters", 2),
             ("round sheets, 8 painted 40 x 40 tables (1 file)", "sheets", 3),
+            ("account export: 101 large tables, a list, 6 packs, 6 events", "export", 1),
         ):
             urls = []
             if ask == "rosters":
@@ -259,6 +260,8 @@ def main() -> int:
             if ask == "pack":
                 for n in range(count):
                     client.post("/tables/packs/new/", pack_fields | {"count": 8, "seed": n})
+            if ask == "export":
+                urls = ["/account/everything.json"]
             for url in urls:
                 client.get(url)
             wait_for_jobs()
