@@ -199,8 +199,13 @@ def main() -> int:
         ("Event zip of 24 largest lists", f"/events/{rosters.pk}/lists.zip", "-"),
         ("Everything in one file, 24 rosters", f"/events/{rosters.pk}/event.pdf", "-"),
         (
-            "Generate from a box that makes no table",
+            "Generate from a box too small for a table",
             "/tables/new/?seed=1&coverage=0.45&symmetry=point&mix=balanced&box=crates:1",
+            "5-8.5 s",
+        ),
+        (
+            "Generate from a box that searches and makes no table",
+            "/tables/new/?seed=1&coverage=0.6&symmetry=point&mix=balanced&box=building-7:40",
             "5-8.5 s",
         ),
     ]
