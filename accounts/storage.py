@@ -8,9 +8,11 @@ account and BROWSER_STORAGE_BYTES for a browser. The export of everything, which
 documents (without the undo history), is bounded with it: 313 MB in one answer before.
 
 A write that grows what an owner stores past the bound is refused (StorageFull) inside its
-transaction, so nothing of it is kept; an edit first gives up the oldest undo steps of the
-record it changes (``WithHistory.make_room``). Deleting, undoing and redoing are never
-refused.
+transaction, so nothing of it is kept; first the owner's job files give way, oldest first
+(a printout or an export can be made again; ``give_way`` is the model's own), and an edit
+gives up the oldest undo steps of the record it changes (``WithHistory.make_room``).
+Deleting, undoing and redoing are never refused. A job's file is always kept when it is
+made (its own bound is JOB_FILES_BYTES_PER_OWNER): it counts, and gives way later.
 """
 
 from __future__ import annotations
@@ -57,6 +59,11 @@ def check_room(record: Any) -> None:
     the transaction of the write that grew it, which the refusal undoes)."""
     owner = record.owner if record.owner_id is not None else None
     total, limit = used(owner, record.anonymous_owner), limit_for(owner)
+    if total > limit:
+        for model in owned_models():
+            give_way = getattr(model, "give_way", None)
+            if give_way is not None and total > limit:
+                total -= give_way(owner, record.anonymous_owner, total - limit)
     if total <= limit:
         return
     where = "Your account" if owner is not None else "This browser"

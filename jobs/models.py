@@ -60,6 +60,9 @@ class Job(Owned):
     expires = models.DateTimeField(null=True, blank=True)
 
     objects = OwnedQuerySet["Job"].as_manager()
+    # Its file counts in what its owner stores (accounts.storage), and gives way first: a
+    # file can be made again, a list or a table cannot.
+    storage_field = "file_bytes"
 
     class Meta:
         ordering = ["-created", "-pk"]
@@ -127,6 +130,23 @@ class Job(Owned):
             "download": self.get_download_url() if self.has_file else None,
             "expires": self.expires.isoformat() if self.expires else None,
         }
+
+    @classmethod
+    def give_way(cls, owner: Any, anonymous_owner: str, needed: int) -> int:
+        """Forget the owner's job files, oldest first, until ``needed`` bytes are freed or
+        none is left (accounts.storage.check_room, inside the write's transaction: a write
+        refused anyway keeps them); the bytes freed."""
+        mine = cls.objects.filter(owner=owner, file_bytes__gt=0)
+        if owner is None:
+            mine = mine.filter(anonymous_owner=anonymous_owner)
+        freed = 0
+        for pk, size in mine.order_by("finished", "pk").values_list("pk", "file_bytes"):
+            if freed >= needed:
+                break
+            JobFile.objects.filter(job_id=pk).delete()
+            cls.objects.filter(pk=pk).update(file_bytes=0, expires=timezone.now())
+            freed += size
+        return freed
 
     def keep_until(self, days: int) -> None:
         self.expires = timezone.now() + timedelta(days=days)

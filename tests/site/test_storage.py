@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from django.db import transaction
 from django.test import Client
 
 from accounts.history import document_size
@@ -15,6 +16,7 @@ from accounts.ownership import StaleVersion
 from accounts.storage import StorageFull, used
 from events.models import Event
 from forcebuilder.models import Force
+from jobs.models import Job, JobFile
 from onefinity.rules.hexgrid import Board, rows_by_columns
 from tablegen.engine.tables import TableSpec, table_document
 from tablegen.models import Table
@@ -172,3 +174,40 @@ def test_a_lists_and_a_tables_history_live_in_one_model():
 
     assert issubclass(Force, WithHistory) and issubclass(Table, WithHistory)
     assert Force.KEPT_REVISIONS == 100 and Table.KEPT_REVISIONS == 50
+
+
+def finished_job(owner, size: int, key: str = "k") -> Job:
+    job = Job.objects.create(
+        kind="export", key=key, owner=owner, state="done", file_bytes=size, label="Export"
+    )
+    JobFile.objects.create(job=job, content=b"x" * size)
+    return job
+
+
+def test_a_jobs_file_counts_in_what_its_owner_stores(owner):
+    before = used(owner)
+    finished_job(owner, 5_000)
+    assert used(owner) == before + 5_000
+
+
+def test_job_files_give_way_to_a_table_oldest_first(owner, settings):
+    first = large_table(owner)
+    older, newer = finished_job(owner, 40_000, "a"), finished_job(owner, 40_000, "b")
+    # Room for the first table, one more of its size and one job file: the older file goes.
+    settings.ACCOUNT_STORAGE_BYTES = 2 * first.stored_bytes + 40_000 + 1_000
+    large_table(owner, "Another")
+    older.refresh_from_db()
+    newer.refresh_from_db()
+    assert (older.file_bytes, newer.file_bytes) == (0, 40_000)
+    assert not JobFile.objects.filter(job=older).exists() and older.expired
+    assert used(owner) <= settings.ACCOUNT_STORAGE_BYTES
+
+
+def test_a_write_refused_even_without_job_files_keeps_them(owner, settings):
+    first = large_table(owner)
+    job = finished_job(owner, 40_000)
+    settings.ACCOUNT_STORAGE_BYTES = first.stored_bytes + 40_000 + 10
+    with transaction.atomic(), pytest.raises(StorageFull):
+        large_table(owner, "Another")
+    job.refresh_from_db()
+    assert job.file_bytes == 40_000 and JobFile.objects.filter(job=job).exists()
