@@ -6,6 +6,7 @@ and a message saying how long to wait.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -71,9 +72,9 @@ class _CountedPasswordGuess:
         """The account the guess is about: the signed-in person's, unless the form names one."""
         return str(request.user.get_username())
 
-    def refused_form(self, request: HttpRequest) -> Any:
-        """The form to show again beside a refusal: unbound, nothing of the guess in it."""
-        raise NotImplementedError
+    # The form to show again beside a refusal: unbound, nothing of the guess in it (each
+    # view's own: the login's, the password change's).
+    refused_form: Callable[[HttpRequest], Any]
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         self.guess = attempts.guess_password(request, self.account_name(request))

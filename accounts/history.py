@@ -17,6 +17,7 @@ A subclass gives its revision model (``revision_model``, with ``record``, ``numb
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -96,14 +97,12 @@ class WithHistory(Versioned):
     class Meta:
         abstract = True
 
-    # --- what a subclass gives ----------------------------------------------------------
+    # --- what a subclass gives (declared here, defined by each subclass) -----------------
 
-    def stored_document(self) -> Any:
-        raise NotImplementedError
-
-    def written_fields(self) -> dict[str, Any]:
-        """The columns an edit writes (besides version, revision and stored_bytes)."""
-        raise NotImplementedError
+    # The document a revision keeps, as stored now.
+    stored_document: Callable[[], Any]
+    # The columns an edit writes (besides version, revision and stored_bytes).
+    written_fields: Callable[[], dict[str, Any]]
 
     @property
     def revisions_kept(self) -> Any:
