@@ -13,7 +13,7 @@ from django.db.models.functions import Length
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.history import RevisionBase, WithHistory, document_size
+from accounts.history import RevisionBase, Versioned, WithHistory, document_size
 from accounts.ownership import (
     DamagedRecord,
     Owned,
@@ -382,7 +382,7 @@ class TableRevision(RevisionBase):
         return f"{self.table_id} revision {self.number}"
 
 
-class Pack(Owned, Shareable):
+class Pack(Owned, Shareable, Versioned):
     # What it stores, for its owner's storage (accounts.storage): its tables, the parts of
     # its PDF being made, the PDF.
     storage_field = "stored_bytes"
@@ -408,8 +408,8 @@ class Pack(Owned, Shareable):
     pdf = models.BinaryField(null=True, blank=True, editable=False)
     pdf_bytes = models.PositiveIntegerField(default=0)
     stored_bytes = models.PositiveBigIntegerField(default=0)
-    # Grows by one on every step: the compare-and-swap between two pages polling at once.
-    version = models.PositiveBigIntegerField(default=0)
+    # Its version (accounts.history.Versioned) grows by one on every step: the
+    # compare-and-swap between two pages polling at once.
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
     # The owner's tables copied from the pack's for editing: table number (text) -> Table id.
@@ -515,11 +515,13 @@ class Pack(Owned, Shareable):
     def swap_if_unmoved(self, **fields: Any) -> bool:
         """Write ``fields`` only if no other request moved the pack on since it was read (its
         version grows by one); the pack is read again either way (tablegen.packwork)."""
-        changed = Pack.objects.filter(pk=self.pk, version=self.version).update(
-            version=F("version") + 1, **fields
-        )
+        try:
+            self.swap(self.version, **fields)
+            changed = True
+        except StaleVersion:
+            changed = False
         self.refresh_from_db()
-        return bool(changed)
+        return changed
 
     @property
     def pdf_ready(self) -> bool:
@@ -636,17 +638,14 @@ class Pack(Owned, Shareable):
         summaries = packwork.aligned(self.summaries, len(tables))
         summaries[number - 1] = summary
         with transaction.atomic():
-            changed = Pack.objects.filter(pk=self.pk, version=self.version).update(
+            self.swap(
+                self.version,
                 tables=tables,
                 state=self.state_with(summaries),
                 printed=0,
                 pdf=None,
                 pdf_bytes=0,
-                version=F("version") + 1,
             )
-            if not changed:
-                current = Pack.objects.filter(pk=self.pk).values_list("version", flat=True)
-                raise StaleVersion(current.first() or -1, self.version)
             self.parts.all().delete()
         self.refresh_from_db()
         self.measure()
