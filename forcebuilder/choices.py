@@ -57,10 +57,15 @@ class Judge:
         except EditError as error:
             return str(error)
         self.tried += 1
-        after = validate_force(changed, self.ruleset)
-        broken = [i for i in added_errors(self.report, after) if i.code not in SOFT_CODES]
-        if not broken:
-            return ""
-        # The nearest rule says it best: "a TAG takes no specialist" before "a list has at
-        # most 3 specialists" (a trooper's path is deeper than its unit's, the force's).
-        return rule_reason(max(broken, key=lambda issue: issue.path.count("[")), self.ruleset)
+        return added_reason(self.report, validate_force(changed, self.ruleset), self.ruleset)
+
+
+def added_reason(before: Report, after: Report, ruleset: Ruleset) -> str:
+    """Why a change that adds is refused: the nearest rule ``after`` breaks that ``before``
+    did not ("" when none; points may be passed, going over shows as a problem at once)."""
+    broken = [i for i in added_errors(before, after) if i.code not in SOFT_CODES]
+    if not broken:
+        return ""
+    # The nearest rule says it best: "a TAG takes no specialist" before "a list has at most
+    # 3 specialists" (a trooper's path is deeper than its unit's, the force's).
+    return rule_reason(max(broken, key=lambda issue: issue.path.count("[")), ruleset)

@@ -16,10 +16,10 @@ from django.http import QueryDict
 
 from accounts.ownership import StaleVersion
 from forcebuilder.actions import apply_action
-from forcebuilder.choices import SOFT_CODES, rule_reason
+from forcebuilder.choices import SOFT_CODES, added_reason
 from forcebuilder.edits import EditError
 from forcebuilder.models import Force
-from onefinity.rules import ForceSpec, Report, added_errors, validate_force
+from onefinity.rules import ForceSpec, Report, validate_force
 from onefinity.rules.ruleset import Ruleset
 
 # Actions that add to the list: refused, with the reason, when they would break a rule
@@ -83,14 +83,8 @@ def edit_list(force: Force, data: QueryDict, expected: int) -> Edited:
 
 
 def _added_reason(before: ForceSpec, after: Report, ruleset: Ruleset) -> str:
-    """Why a change that adds is refused: the nearest rule it breaks that the list did not
-    break already ("" when it breaks none). Points may be passed: going over shows as a
-    problem at once."""
+    """``choices.added_reason``, validating the list as it was only when the changed list has
+    an error a change may not add (most changes break nothing: one validation, not two)."""
     if all(issue.code in SOFT_CODES for issue in after.errors):
         return ""
-    broken = [
-        i for i in added_errors(validate_force(before, ruleset), after) if i.code not in SOFT_CODES
-    ]
-    if not broken:
-        return ""
-    return rule_reason(max(broken, key=lambda issue: issue.path.count("[")), ruleset)
+    return added_reason(validate_force(before, ruleset), after, ruleset)
