@@ -50,8 +50,11 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
+
 
 MAX_VP = 99
 # Events up to this size are matched exactly; larger ones first within WINDOW places of the
@@ -310,6 +313,8 @@ def match_players(
     window: int = WINDOW,
     exact_up_to: int = EXACT_UP_TO,
 ) -> tuple[list[tuple[int, int]], int | None]:
+    import networkx as nx  # here, not at the top: 70 ms of every process's start
+
     count = len(ranked)
     scores = [score2[p] for p in ranked]
     weights = _Weights.for_players(count, max(scores) - min(scores))
@@ -364,6 +369,8 @@ def assign_tables(
 ) -> list[int]:
     """For each game (best first), the index of its table: distinct tables, as few players
     as possible at a table they played before, then game i at table i as far as that allows."""
+    import networkx as nx  # as in match_players
+
     count, available = len(games), len(tables)
     if count > available:
         raise SwissError(f"{count} games need {count} tables; there are {available}.")

@@ -14,7 +14,6 @@ from collections.abc import Iterable
 import segno
 from django.http import HttpRequest
 from django.template.loader import render_to_string
-from pypdf import PdfReader, PdfWriter
 
 from onefinity.downloads import render_pdf
 from onefinity.rules.ruleset import TableRules
@@ -80,7 +79,10 @@ def setup_pdf(
 
 
 def merge_pdfs(parts: Iterable[bytes]) -> bytes:
-    """The parts' pages, in order, as one PDF."""
+    """The parts' pages, in order, as one PDF (pypdf imported by the processes that print,
+    as WeasyPrint is: onefinity.downloads.render_pdf)."""
+    from pypdf import PdfReader, PdfWriter
+
     writer = PdfWriter()
     for part in parts:
         writer.append(PdfReader(io.BytesIO(part)))  # with its bookmark: one per table
