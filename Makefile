@@ -31,9 +31,11 @@ $(VNU): package.json package-lock.json
 ## system: Debian packages the site and its tests use: Chromium for the browser tests
 ## (never a downloaded browser), Pango, HarfBuzz and a font for WeasyPrint's PDFs, nginx
 ## in front of gunicorn for `make serve`.
+## EXTRA_PACKAGES adds more in the same apt run (.ci/run: postgresql for its second pass).
 SYSTEM_PACKAGES := chromium libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core nginx
+EXTRA_PACKAGES ?=
 system:
-	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	@missing=$$(for p in $(SYSTEM_PACKAGES) $(EXTRA_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	command -v java >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
