@@ -1,6 +1,10 @@
 """Pairings for an event's rounds, read from CSV (round, table, player A, player B) or from
 the organizer's form: every problem is named with its line (or row) and column, and when
-there is any, nothing is read. Pure Python: the caller passes the players and tables."""
+there is any, nothing is read. Pure Python: the caller passes the players and tables.
+
+A bye is a row with player A and no player B (an empty cell, or BYE where no registered
+player is called that), and no table: a player without a game, who scores the event's bye
+VP as a win."""
 
 from __future__ import annotations
 
@@ -12,6 +16,8 @@ from dataclasses import dataclass
 from onefinity.rules.text import normalize_name, quoted, text_problem, whole_number
 
 COLUMNS = ("round", "table", "player A", "player B")
+# What player B says for a bye, besides an empty cell (compared case-blind).
+BYE = "bye"
 MAX_CSV_BYTES = 100_000
 MAX_CELL_LENGTH = 150
 MAX_PROBLEMS_SHOWN = 20
@@ -20,10 +26,14 @@ MAX_PROBLEMS_SHOWN = 20
 @dataclass(frozen=True)
 class PairingRow:
     round: int
-    table: int
+    table: int | None  # None for a bye
     player_a: int  # the players' keys, as the caller's mapping gives them
-    player_b: int
+    player_b: int | None  # None: player A has a bye
     where: str
+
+    @property
+    def bye(self) -> bool:
+        return self.player_b is None
 
 
 class PairingsError(ValueError):
@@ -100,6 +110,21 @@ def check_rows(
                 f"event (1 to {rounds})."
             )
             continue
+        b_key = player_key(b_text)
+        if b_key not in players and (not b_key or b_key == BYE) and player_key(a_text):
+            _read_bye(
+                row,
+                round_number,
+                table_text,
+                a_text,
+                players,
+                names,
+                seen_players,
+                label,
+                problems,
+                read,
+            )
+            continue
         limit = tables.get(round_number) or max_tables
         table = _whole_number(table_text)
         if table is None or not 1 <= table <= limit:
@@ -155,6 +180,38 @@ def check_rows(
     if problems:
         raise PairingsError(problems)
     return read
+
+
+def _read_bye(
+    row: RawRow,
+    round_number: int,
+    table_text: str,
+    a_text: str,
+    players: Mapping[str, int],
+    names: Mapping[int, str],
+    seen_players: dict[tuple[int, int], str],
+    label: Callable[[str, int], str],
+    problems: list[str],
+    read: list[PairingRow],
+) -> None:
+    """A row of player A alone: a bye, which takes no table."""
+    key = players.get(player_key(a_text))
+    if key is None:
+        shown = normalize_name(a_text)[:40]
+        problems.append(f"{label(row.where, 2)}: no registered player is called {shown!r}.")
+    elif table_text.strip():
+        problems.append(
+            f"{label(row.where, 1)}: a bye (player A without player B) takes no table: "
+            "leave the table empty, or name player B."
+        )
+    elif (round_number, key) in seen_players:
+        problems.append(
+            f"{label(row.where, 2)}: {names[key]} already plays in round {round_number} "
+            f"({seen_players[round_number, key]})."
+        )
+    else:
+        seen_players[round_number, key] = row.where
+        read.append(PairingRow(round_number, None, key, None, row.where))
 
 
 def csv_label(where: str, column: int) -> str:

@@ -901,14 +901,6 @@ def check_replaceable(round_: Round) -> None:
         )
 
 
-def drop_seated_byes(round_: Round) -> None:
-    """After typed pairings: a player who now has a game no longer has the round's bye."""
-    seated = Pairing.objects.filter(round=round_)
-    Bye.objects.filter(round=round_).filter(
-        Q(entry__in=seated.values("player_a")) | Q(entry__in=seated.values("player_b"))
-    ).delete()
-
-
 def round_page(event: Event, round_: Round) -> dict[str, Any]:
     """What the organizer's round page shows of the Swiss system."""
     play = EventPlay(event, with_tables=True)
@@ -1000,27 +992,31 @@ def add_results(event: Event, rounds: list[dict[str, Any]]) -> None:
 def replace_pairings(
     event: Event, by_round: dict[int, list[PairingRow]], expected: dict[int, int] | None
 ) -> None:
-    """Replace the pairings of each round named (typed in, or imported from a CSV), in one
-    transaction over the rounds, their pairings and byes; a round whose version moved since
-    the page was drawn refuses the whole change (StaleEvent), a pairing on a table the round
-    does not have too (EventRefusal)."""
+    """Replace the games and byes of each round named (typed in, or imported from a CSV): the
+    rows are the whole round, so a bye not typed again is gone, as a game is. One transaction
+    over the rounds, their pairings and byes; a round whose version moved since the page was
+    drawn refuses the whole change (StaleEvent), a pairing on a table the round does not
+    have too (EventRefusal)."""
     with transaction.atomic():
         for number, rows in sorted(by_round.items()):
             round_ = Round.objects.select_for_update().get(event=event, number=number)
             if expected is not None and round_.version != expected[number]:
                 raise stale_round(number)
-            if any(row.table > len(round_.tables) for row in rows) and round_.tables:
+            games = [
+                (row.table, row.player_a, row.player_b)
+                for row in rows
+                if row.table is not None and row.player_b is not None
+            ]
+            if round_.tables and any(table > len(round_.tables) for table, _, _ in games):
                 raise EventRefusal(f"Round {number} has only {len(round_.tables)} tables.")
             check_replaceable(round_)
             round_.pairings.all().delete()
             Pairing.objects.bulk_create(
-                Pairing(
-                    round=round_,
-                    table=row.table,
-                    player_a_id=row.player_a,
-                    player_b_id=row.player_b,
-                )
-                for row in rows
+                Pairing(round=round_, table=table, player_a_id=a, player_b_id=b)
+                for table, a, b in games
             )
-            drop_seated_byes(round_)
+            round_.byes.all().delete()
+            Bye.objects.bulk_create(
+                Bye(round=round_, entry_id=row.player_a) for row in rows if row.player_b is None
+            )
             Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)

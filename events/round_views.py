@@ -61,19 +61,21 @@ def _table_counts(event: Event) -> dict[int, int]:
 def _round_context(request: HtmxHttpRequest, event: Event, round_: Round) -> dict[str, Any]:
     entries = list(event.entries.select_related("player").order_by("player__username"))
     pairings = list(round_.pairings.select_related("player_a__player", "player_b__player"))
-    rows = max(math.ceil(len(entries) / 2), len(pairings), 1)
-    form_rows = []
-    for index in range(min(rows, MAX_TABLES_PER_ROUND)):
-        pairing = pairings[index] if index < len(pairings) else None
-        form_rows.append(
-            {
-                "index": index,
-                "table": pairing.table if pairing else index + 1,
-                "a": pairing.player_a.player_name if pairing else "",
-                "b": pairing.player_b.player_name if pairing else "",
-            }
-        )
+    byes = list(round_.byes.select_related("entry__player").order_by("pk"))
+    # The games, then the byes (player A alone, no table), then empty rows to type in.
+    form_rows: list[dict[str, Any]] = [
+        {"table": p.table, "a": p.player_a.player_name, "b": p.player_b.player_name}
+        for p in pairings
+    ] + [{"table": "", "a": bye.entry.player_name, "b": ""} for bye in byes]
+    rows = max(math.ceil(len(entries) / 2), len(form_rows), 1)
+    form_rows += [{"table": "", "a": "", "b": ""} for _ in range(rows - len(form_rows))]
+    form_rows = form_rows[:MAX_TABLES_PER_ROUND]
+    for index, row in enumerate(form_rows):
+        row["index"] = index
+        if not row["a"]:
+            row["table"] = index + 1
     paired = {p.player_a_id for p in pairings} | {p.player_b_id for p in pairings}
+    paired |= {bye.entry_id for bye in byes}
     packs = [p for p in owned(request, Pack).order_by("-created")[:50] if len(p.tables) >= p.count]
     tables = owned(request, Table).order_by("-updated")[:TABLES_OFFERED]
     return {
@@ -195,10 +197,15 @@ def round_pairings(request: HtmxHttpRequest, event_id: int, round_number: int) -
         return _round_refused(request, event, round_, error.shown)
     except EventRefusal as refusal:
         return _round_refused(request, event, round_, [str(refusal)])
-    messages.success(
-        request, f"Round {round_number}: {len(rows)} pairing{'s' if len(rows) != 1 else ''} saved."
-    )
+    messages.success(request, f"Round {round_number}: {_games_and_byes(rows)} saved.")
     return redirect(round_)
+
+
+def _games_and_byes(rows: list[PairingRow]) -> str:
+    byes = sum(row.bye for row in rows)
+    games = len(rows) - byes
+    said = f"{games} pairing{'s' if games != 1 else ''}"
+    return said + (f" and {byes} bye{'s' if byes != 1 else ''}" if byes else "")
 
 
 @require_POST
@@ -250,8 +257,7 @@ def pairings_import(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
             problems = [str(refusal)]
         else:
             summary = "; ".join(
-                f"round {n}: {len(r)} pairing{'s' if len(r) != 1 else ''}"
-                for n, r in sorted(by_round.items())
+                f"round {n}: {_games_and_byes(r)}" for n, r in sorted(by_round.items())
             )
             messages.success(request, f"Pairings imported ({summary}).")
             return redirect(event.get_absolute_url() + "#rounds")

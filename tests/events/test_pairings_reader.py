@@ -68,3 +68,32 @@ def test_any_text_is_read_or_refused_with_a_reason(text):
         assert error.problems and all(isinstance(p, str) and p for p in error.problems)
     else:
         assert all(1 <= r.round <= 3 for r in rows)
+
+
+def test_player_a_alone_without_a_table_is_a_bye():
+    game, bye, said = read("1,1,alice,bob\n1,,carol,\n1, ,dave,Bye\n")
+    assert (game.bye, game.table, game.player_b) == (False, 1, 2)
+    assert (bye.bye, bye.round, bye.table, bye.player_a, bye.player_b) == (True, 1, None, 3, None)
+    assert (said.bye, said.player_a) == (True, 4)
+
+
+def test_a_player_called_bye_plays_their_game():
+    players, names = PLAYERS | {"bye": 5}, NAMES | {5: "Bye"}
+    (row,) = check_rows(read_csv_rows("1,1,alice,BYE\n", 10), players, names, 3, {}, 128, csv_label)
+    assert (row.bye, row.player_b) == (False, 5)
+
+
+def test_a_bye_takes_no_table_and_is_one_seat_of_the_round():
+    with pytest.raises(PairingsError, match=r"column 2 \(table\): a bye .* takes no table"):
+        read("1,3,alice,\n")
+    with pytest.raises(PairingsError, match="alice already plays in round 1"):
+        read("1,1,alice,bob\n1,,alice,\n")
+    with pytest.raises(PairingsError, match="alice already plays in round 1"):
+        read("1,,alice,\n1,,alice,bye\n")
+    with pytest.raises(PairingsError, match="no registered player is called 'zoe'"):
+        read("1,,zoe,\n")
+    # Player B alone is not a bye: player A is missing.
+    with pytest.raises(PairingsError, match="column 3 \\(player A\\): a player's name is missing"):
+        read("1,1,,bob\n")
+    # Byes in two rounds are two rows.
+    assert [r.round for r in read("1,,alice,\n2,,alice,\n")] == [1, 2]

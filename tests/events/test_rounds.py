@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from events.models import Pairing
+from events.models import Bye, Pairing, Swiss
 from tablegen.models import Table
 from tests.events.conftest import table_documents
 
@@ -130,14 +130,70 @@ def test_typed_pairings_that_name_a_player_twice_are_refused(organizer_client, e
 
 
 def test_typed_pairings_with_one_player_missing_are_refused(organizer_client, event, four):
+    # Player A alone at a table: neither a game nor a bye (which takes no table).
     response = organizer_client.post(
         f"/events/{event.pk}/rounds/1/pairings/",
         {"version": 0, "rows": 1, "table-0": 1, "a-0": "alice", "b-0": ""},
     )
+    assert response.status_code == 400
+    assert "row 1, table: a bye (player A without player B) takes no table" in (
+        response.content.decode()
+    )
+    response = organizer_client.post(
+        f"/events/{event.pk}/rounds/1/pairings/",
+        {"version": 0, "rows": 1, "table-0": 1, "a-0": "", "b-0": "bob"},
+    )
     assert (
         response.status_code == 400
-        and "row 1, player B: a player&#x27;s name is missing" in response.content.decode()
+        and "row 1, player A: a player&#x27;s name is missing" in response.content.decode()
     )
+    assert not Pairing.objects.exists() and not Bye.objects.exists()
+
+
+def standing_of(client, event, name: str) -> dict:
+    rows = client.get(f"/events/{event.pk}/standings.json").json()["standings"]
+    return next(row for row in rows if row["player"] == name)
+
+
+def test_a_typed_bye_is_kept_shown_again_and_counts_in_the_standings(organizer_client, event, four):
+    response = organizer_client.post(
+        f"/events/{event.pk}/rounds/1/pairings/",
+        {"version": 0, "rows": 2, "table-0": 1, "a-0": "alice", "b-0": "bob"}
+        | {"table-1": "", "a-1": "carol", "b-1": ""},
+    )
+    assert response.status_code == 302
+    assert [b.entry.player_name for b in Bye.objects.filter(round__number=1)] == ["carol"]
+    page = organizer_client.get(f"/events/{event.pk}/rounds/1/")
+    assert "1 pairing and 1 bye saved" in page.content.decode()
+    # The form gives the bye back as it was typed: player A alone, no table.
+    assert page.context["form_rows"][1] == {"index": 1, "table": "", "a": "carol", "b": ""}
+    pairings = organizer_client.get(f"/events/{event.pk}/rounds/1/pairings.json").json()
+    assert {"table": None, "a": "carol", "b": None} in pairings["pairings"]
+    # Typed again without it, the round has no bye: the rows are the whole round.
+    typed = {"rows": 1, "table-0": 1, "a-0": "alice", "b-0": "bob"}
+    version = event.rounds.get(number=1).version
+    organizer_client.post(f"/events/{event.pk}/rounds/1/pairings/", typed | {"version": version})
+    assert not Bye.objects.exists()
+    # And with it again, the bye is a win with the event's bye VP; dave, left out, has nothing.
+    version = event.rounds.get(number=1).version
+    organizer_client.post(
+        f"/events/{event.pk}/rounds/1/pairings/",
+        typed | {"version": version, "rows": 2, "table-1": "", "a-1": "carol", "b-1": "bye"},
+    )
+    Swiss.objects.update_or_create(event=event, defaults={"bye_vp": 8})
+    organizer_client.post(
+        f"/events/{event.pk}/rounds/1/result/", {"a": "alice", "a_vp": 7, "b_vp": 3}
+    )
+    carol = standing_of(organizer_client, event, "carol")
+    assert (carol["wins"], carol["losses"], carol["vp"]) == (1, 0, 8)
+    dave = standing_of(organizer_client, event, "dave")
+    assert (dave["wins"], dave["vp"]) == (0, 0)
+    # With a result in the round, its pairings and byes stay as they are.
+    version = event.rounds.get(number=1).version
+    refused = organizer_client.post(
+        f"/events/{event.pk}/rounds/1/pairings/", typed | {"version": version}
+    )
+    assert refused.status_code == 400 and Bye.objects.count() == 1
 
 
 def test_pairings_are_imported_from_csv_for_several_rounds(organizer_client, event, four):
@@ -150,6 +206,17 @@ def test_pairings_are_imported_from_csv_for_several_rounds(organizer_client, eve
     import_csv(organizer_client, event, "2,1,alice,dave\n")
     assert Pairing.objects.filter(round__number=1).count() == 2
     assert Pairing.objects.get(round__number=2).player_b.player_name == "dave"
+
+
+def test_a_bye_is_imported_from_csv(organizer_client, event, four):
+    response = import_csv(organizer_client, event, "1,1,alice,bob\n1,,carol,BYE\n2,,dave,\n")
+    assert response.status_code == 302
+    assert sorted((b.round.number, b.entry.player_name) for b in Bye.objects.all()) == [
+        (1, "carol"),
+        (2, "dave"),
+    ]
+    page = organizer_client.get(f"/events/{event.pk}/").content.decode()
+    assert "round 1: 1 pairing and 1 bye; round 2: 0 pairings and 1 bye" in page
 
 
 def test_a_csv_file_upload_with_semicolons_and_a_bom_is_read(organizer_client, event, four):
