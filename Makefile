@@ -98,11 +98,12 @@ lint: setup
 ## test: every check and every test
 test: setup system checkers lint pytest
 
-# On every core (pytest-xdist; each worker has its own test database), a worker that runs out
-# of tests taking some of the other's (worksteal: no core idles while a long test holds the
-# other one's queue). PYTEST_WORKERS=0 runs in one process, e.g. to debug a test with -s.
+# On every core (pytest-xdist; each worker has its own test database). A module that starts
+# its own server (a stack of nginx, gunicorn and workers) runs on one worker (loadgroup and
+# xdist_group marks): split over two, each started it. PYTEST_WORKERS=0 runs in one
+# process, e.g. to debug a test with -s.
 pytest: setup
-	$(BIN)/pytest -n $${PYTEST_WORKERS:-auto} --dist worksteal $(PYTEST_ARGS)
+	$(BIN)/pytest -n $${PYTEST_WORKERS:-auto} --dist loadgroup $(PYTEST_ARGS)
 
 ## load: 100 users for 60 s against a running `make serve` (see docs/performance.md)
 load: setup

@@ -18,6 +18,9 @@ from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 from tests.jobs.stack import Stack
 
+# One worker runs this module's tests (make pytest: --dist loadgroup), so they share its server.
+pytestmark = pytest.mark.xdist_group("worker-pack-stack")
+
 _accounts = count()
 
 

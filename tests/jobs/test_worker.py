@@ -19,7 +19,8 @@ from pypdf import PdfReader
 from tests.jobs.stack import Browser, Stack
 
 # A database of its own on the suite's server: on PostgreSQL too (two workers, one queue).
-pytestmark = pytest.mark.database
+# One worker runs this module's tests (make pytest: --dist loadgroup), so they share its stack.
+pytestmark = [pytest.mark.database, pytest.mark.xdist_group("jobs-stack")]
 
 PACK = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
 

@@ -33,10 +33,14 @@ ROOT = Path(__file__).resolve().parents[2]
 SLOW_HEADERS = 120
 SLOW_BODIES = 30
 
-pytestmark = pytest.mark.skipif(
-    not any(Path(p, "nginx").exists() for p in ("/usr/sbin", "/usr/bin")),
-    reason="make system installs Debian's nginx",
-)
+# One worker runs this module's tests (make pytest: --dist loadgroup), so they share its stack.
+pytestmark = [
+    pytest.mark.skipif(
+        not any(Path(p, "nginx").exists() for p in ("/usr/sbin", "/usr/bin")),
+        reason="make system installs Debian's nginx",
+    ),
+    pytest.mark.xdist_group("serve-stack"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,9 @@ from pathlib import Path
 
 import pytest
 
+# One worker runs this module's tests (make pytest: --dist loadgroup), so they share its server.
+pytestmark = pytest.mark.xdist_group("serving")
+
 ROOT = Path(__file__).resolve().parents[2]
 DRIP_EVERY = 0.5  # seconds between two header bytes of a slow client
 CONFIG = "config/gunicorn.conf.py"

@@ -13,6 +13,10 @@ from onefinity.rules.hexgrid import Board, rows_by_columns
 from onefinity.rules.lineoffire import Terrain, line_of_fire
 from tests.site.test_commands import manage
 
+# One worker runs this module's tests (make pytest: --dist loadgroup), so they share the
+# table its fixture generates (a manage.py run).
+pytestmark = pytest.mark.xdist_group("table-commands")
+
 TABLE_RULES = current_ruleset().table
 
 
