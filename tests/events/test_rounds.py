@@ -323,7 +323,7 @@ def test_players_see_their_table_and_opponent_once_the_round_is_published(
     assert "Round 2" not in rounds
 
 
-def test_an_unpaired_player_in_a_published_round_has_a_bye(
+def test_an_unpaired_player_in_a_published_round_is_told_it_is_not_a_bye(
     organizer_client, player_client, event, four
 ):
     import_csv(organizer_client, event, "1,1,carol,dave\n")
@@ -331,7 +331,17 @@ def test_an_unpaired_player_in_a_published_round_has_a_bye(
         f"/events/{event.pk}/rounds/1/publish/",
         {"change": "publish", "version": event.rounds.get(number=1).version},
     )
-    assert "a bye" in player_client.get(f"/events/{event.pk}/me/").content.decode()
+    page = player_client.get(f"/events/{event.pk}/me/").content.decode()
+    assert "No game and no bye for you this round" in page
+    # Given the bye by the organizer, the player is told it counts.
+    version = event.rounds.get(number=1).version
+    organizer_client.post(
+        f"/events/{event.pk}/rounds/1/pairings/",
+        {"version": version, "rows": 2, "table-0": 1, "a-0": "carol", "b-0": "dave"}
+        | {"table-1": "", "a-1": "alice", "b-1": ""},
+    )
+    page = player_client.get(f"/events/{event.pk}/me/").content.decode()
+    assert "You have the bye this round: it counts as a win" in page
 
 
 def test_a_round_that_does_not_exist_is_not_found(organizer_client, event):
