@@ -111,35 +111,31 @@ def check_rows(
             )
             continue
         b_key = player_key(b_text)
-        if b_key not in players and (not b_key or b_key == BYE) and player_key(a_text):
-            _read_bye(
-                row,
-                round_number,
-                table_text,
-                a_text,
-                players,
-                names,
-                seen_players,
-                label,
-                problems,
-                read,
-            )
-            continue
-        limit = tables.get(round_number) or max_tables
-        table = _whole_number(table_text)
-        if table is None or not 1 <= table <= limit:
-            where_limit = (
-                f"round {round_number} has {limit} table{'s' if limit > 1 else ''}"
-                if tables.get(round_number)
-                else f"tables are numbered 1 to {limit}"
-            )
+        bye = b_key not in players and b_key in ("", BYE) and bool(player_key(a_text))
+        table: int | None = None
+        if bye and table_text.strip():
             problems.append(
-                f"{label(row.where, 1)}: {quoted(table_text.strip(), 20)} is not a table "
-                f"({where_limit})."
+                f"{label(row.where, 1)}: a bye (player A without player B) takes no table: "
+                "leave the table empty, or name player B."
             )
             continue
+        if not bye:
+            limit = tables.get(round_number) or max_tables
+            table = _whole_number(table_text)
+            if table is None or not 1 <= table <= limit:
+                where_limit = (
+                    f"round {round_number} has {limit} table{'s' if limit > 1 else ''}"
+                    if tables.get(round_number)
+                    else f"tables are numbered 1 to {limit}"
+                )
+                problems.append(
+                    f"{label(row.where, 1)}: {quoted(table_text.strip(), 20)} is not a table "
+                    f"({where_limit})."
+                )
+                continue
+        typed_players = ((2, a_text),) if bye else ((2, a_text), (3, b_text))
         keys: list[int] = []
-        for index, typed in ((2, a_text), (3, b_text)):
+        for index, typed in typed_players:
             key = players.get(player_key(typed))
             if key is None:
                 shown = normalize_name(typed)[:40]
@@ -150,21 +146,21 @@ def check_rows(
                 )
             else:
                 keys.append(key)
-        if len(keys) != 2:
+        if len(keys) != len(typed_players):
             continue
-        if keys[0] == keys[1]:
+        if len(keys) == 2 and keys[0] == keys[1]:
             problems.append(
                 f"{label(row.where, 3)}: {names[keys[0]]} cannot play against themselves."
             )
             continue
-        if (round_number, table) in seen_tables:
+        if table is not None and (round_number, table) in seen_tables:
             problems.append(
                 f"{label(row.where, 1)}: table {table} of round {round_number} is already "
                 f"used ({seen_tables[round_number, table]})."
             )
             continue
         twice = False
-        for index, key in ((2, keys[0]), (3, keys[1])):
+        for index, key in zip((2, 3), keys, strict=False):
             if (round_number, key) in seen_players:
                 problems.append(
                     f"{label(row.where, index)}: {names[key]} already plays in round "
@@ -173,45 +169,16 @@ def check_rows(
                 twice = True
         if twice:
             continue
-        seen_tables[round_number, table] = row.where
-        seen_players[round_number, keys[0]] = row.where
-        seen_players[round_number, keys[1]] = row.where
-        read.append(PairingRow(round_number, table, keys[0], keys[1], row.where))
+        if table is not None:
+            seen_tables[round_number, table] = row.where
+        for key in keys:
+            seen_players[round_number, key] = row.where
+        read.append(
+            PairingRow(round_number, table, keys[0], keys[1] if len(keys) == 2 else None, row.where)
+        )
     if problems:
         raise PairingsError(problems)
     return read
-
-
-def _read_bye(
-    row: RawRow,
-    round_number: int,
-    table_text: str,
-    a_text: str,
-    players: Mapping[str, int],
-    names: Mapping[int, str],
-    seen_players: dict[tuple[int, int], str],
-    label: Callable[[str, int], str],
-    problems: list[str],
-    read: list[PairingRow],
-) -> None:
-    """A row of player A alone: a bye, which takes no table."""
-    key = players.get(player_key(a_text))
-    if key is None:
-        shown = normalize_name(a_text)[:40]
-        problems.append(f"{label(row.where, 2)}: no registered player is called {shown!r}.")
-    elif table_text.strip():
-        problems.append(
-            f"{label(row.where, 1)}: a bye (player A without player B) takes no table: "
-            "leave the table empty, or name player B."
-        )
-    elif (round_number, key) in seen_players:
-        problems.append(
-            f"{label(row.where, 2)}: {names[key]} already plays in round {round_number} "
-            f"({seen_players[round_number, key]})."
-        )
-    else:
-        seen_players[round_number, key] = row.where
-        read.append(PairingRow(round_number, None, key, None, row.where))
 
 
 def csv_label(where: str, column: int) -> str:
