@@ -303,16 +303,10 @@ class Browser:
             http.client.HTTPException,
         ) as error:
             status, content = 599, str(error).encode()
-        elapsed = time.perf_counter() - start
-        if elapsed > self.slowest[0]:
-            self.slowest = (elapsed, f"{method} {path}")
-        self.stats[f"{status // 100}xx"] += 1
-        self.stats["requests"] += 1
-        route = ROUTE_NUMBER.sub("/N", urllib.parse.urlsplit(path).path)
         # A page only for accounts sends a browser without one to log in (302, then 200):
         # counted apart, so that a route's 200s are what it did.
         to_login = self.last_url.startswith("/accounts/login/") and "/accounts/login/" not in path
-        self.routes[f"{method} {route}"]["login" if to_login else str(status)] += 1
+        self.count(method, path, status, start, "login" if to_login else str(status))
         if status >= 500:
             shown = {k: (v[:60] if isinstance(v, str) else v) for k, v in (fields or {}).items()}
             self.failures.append(
@@ -1085,6 +1079,18 @@ class Browser:
         else:
             self.send("POST", "/tables/save/", fields | {"name": "From the box"})
 
+    def count(
+        self, method: str, path: str, status: int, start: float, outcome: str, how: str = ""
+    ) -> None:
+        """One answer in the figures: its status class, its route's outcome, the slowest."""
+        elapsed = time.perf_counter() - start
+        if elapsed > self.slowest[0]:
+            self.slowest = (elapsed, f"{method} {path}{how}")
+        self.stats[f"{status // 100}xx"] += 1
+        self.stats["requests"] += 1
+        route = ROUTE_NUMBER.sub("/N", urllib.parse.urlsplit(path).path)
+        self.routes[f"{method} {route}{how}"][outcome] += 1
+
     def send_direct(self, method: str, path: str) -> None:
         """The request straight to gunicorn's socket (as nginx passes it on: the address it
         saw in X-Forwarded-For), with this browser's cookies."""
@@ -1108,13 +1114,7 @@ class Browser:
             path += f" ({error})"
         finally:
             connection.close()
-        elapsed = time.perf_counter() - start
-        if elapsed > self.slowest[0]:
-            self.slowest = (elapsed, f"{method} {path} (direct)")
-        self.stats[f"{status // 100}xx"] += 1
-        self.stats["requests"] += 1
-        route = ROUTE_NUMBER.sub("/N", urllib.parse.urlsplit(path).path)
-        self.routes[f"{method} {route} (direct)"][str(status)] += 1
+        self.count(method, path, status, start, str(status), " (direct)")
         if status >= 500:
             self.failures.append(f"{status} {method} {path} straight to gunicorn")
 
