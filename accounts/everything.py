@@ -9,6 +9,7 @@ holds comes from the feature apps (accounts.parts).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from django.contrib import messages
@@ -25,6 +26,7 @@ from accounts.parts import (
     ACCOUNT_VERSION,
     AccountFileError,
     AccountPart,
+    Damaged,
     account_parts,
 )
 from onefinity.fastjson import dumps_indented
@@ -41,18 +43,49 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(request, "account/account.html", {"counts": counts})
 
 
-def everything_document(request: HttpRequest) -> bytes:
-    """Everything the person asking owns, as the export file's bytes (JSON, indented): made
-    by the task worker (jobs.exports), with a request that names its owner."""
-    document: dict[str, Any] = {"format": ACCOUNT_FORMAT, "version": ACCOUNT_VERSION}
-    damaged = []
-    for part in account_parts():
-        document[part.key], unreadable = part.export(request)
-        damaged += [record.as_dict() for record in unreadable]
+def everything_document(
+    request: HttpRequest, progress: Callable[[int, int], None] | None = None
+) -> Iterator[bytes]:
+    """Everything the person asking owns, as the export file (JSON, indented), written a
+    record at a time as it is read: the task worker (jobs.exports) keeps it a part at a
+    time, so no process holds a large account's export whole. ``progress(done, total)`` is
+    told after each part of the account."""
+    yield b'{\n  "format": ' + dumps_indented(ACCOUNT_FORMAT)
+    yield b',\n  "version": ' + dumps_indented(ACCOUNT_VERSION)
+    damaged: list[Damaged] = []
+    parts = account_parts()
+    for done, part in enumerate(parts):
+        records, unreadable = part.export(request)
+        yield b",\n  " + dumps_indented(part.key) + b": "
+        if isinstance(records, list | dict):
+            yield _indented(dumps_indented(records), 2)
+        else:
+            yield from _list(records)
+        # Filled while the records were read.
+        damaged += unreadable
+        if progress is not None:
+            progress(done + 1, len(parts))
     if damaged:
         # Kept as stored, so nothing is lost; import skips them (repair them on the site).
-        document["damaged"] = damaged
-    return dumps_indented(document)
+        yield b',\n  "damaged": ' + _indented(
+            dumps_indented([record.as_dict() for record in damaged]), 2
+        )
+    yield b"\n}"
+
+
+def _list(records: Iterable[Any]) -> Iterator[bytes]:
+    """A JSON list written a record at a time, as json.dumps(indent=2) writes it at the
+    second level."""
+    empty = True
+    for record in records:
+        yield (b"[" if empty else b",") + b"\n    " + _indented(dumps_indented(record), 4)
+        empty = False
+    yield b"[]" if empty else b"\n  ]"
+
+
+def _indented(text: bytes, spaces: int) -> bytes:
+    # Inside JSON text a line break is always the layout's (strings escape theirs).
+    return text.replace(b"\n", b"\n" + b" " * spaces)
 
 
 def _importable() -> list[AccountPart]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from django.apps import apps
 from django.conf import settings
@@ -140,6 +140,10 @@ class Owned(models.Model):
     )
     anonymous_owner = models.CharField(max_length=64, blank=True, db_index=True)
 
+    # Fields written anew when a browser's record moves into an account at login (a job's
+    # place among its owner's jobs at once, which the account may hold already).
+    moved_fields: ClassVar[dict[str, Any]] = {}
+
     class Meta:
         abstract = True
 
@@ -207,7 +211,7 @@ def move_browser_things_into_the_account(
         room = max(0, quota.account - manager.filter(owner=user).count())
         browsers = manager.filter(owner=None, anonymous_owner=token)
         moving = list(browsers.order_by("-pk").values_list("pk", flat=True)[:room])
-        manager.filter(pk__in=moving).update(owner=user, anonymous_owner="")
+        manager.filter(pk__in=moving).update(owner=user, anonymous_owner="", **model.moved_fields)
         staying = browsers.count()
         if staying:
             left.append(f"{staying} of its {quota.what}")

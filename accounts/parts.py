@@ -47,7 +47,9 @@ class AccountPart:
     label: str
     # How many the person asking owns, for the account page.
     count: Callable[[HttpRequest], int]
-    # Its part of the account file, and the records that no longer read.
+    # Its part of the account file, and the records that no longer read. The part may be
+    # an iterator of records, read as the file is written (bounded memory, whatever the
+    # account holds): the list of damaged records is then filled as it is read.
     export: Callable[[HttpRequest], tuple[Any, list[Damaged]]]
     # Read the part of an uploaded file (AccountFileError naming the entry), then save what
     # was read for the person asking, inside the import's transaction. A part without

@@ -241,9 +241,12 @@ TASKS = {
 # Jobs waiting or running at once, per owner and per client address (jobs.running).
 JOBS_ACTIVE_PER_OWNER = env_int("JOBS_ACTIVE_PER_OWNER", 4, minimum=1)
 JOBS_ACTIVE_PER_ADDRESS = env_int("JOBS_ACTIVE_PER_ADDRESS", 12, minimum=1)
-# A running job that has given no sign of life (a step done) for this long lost its worker
-# and is queued again; longer than any one step of any job (a PDF render: under a minute).
-JOB_LOST_SECONDS = env_int("JOB_LOST_SECONDS", 600, minimum=1)
+# A running job whose heartbeat (a thread of the run's own, every sixth of this) has been
+# silent for this long lost its worker and is queued again by any worker's sweep. A worker
+# started again under its id (deploy/serve.py's supervisor) takes its lost job up at once.
+JOB_LOST_SECONDS = env_int("JOB_LOST_SECONDS", 30, minimum=1)
+# How long the task queue's records of finished runs are kept (jobs.queue_records.prune).
+TASK_RESULTS_KEEP_HOURS = env_int("TASK_RESULTS_KEEP_HOURS", 24, minimum=0)
 # How long a table's generation is tried inside the request before the worker goes on with
 # it, in milliseconds (a table usually takes 30 to 300 ms; 0 sends every search that does
 # not find its table at the first candidate to the worker).

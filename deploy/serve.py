@@ -14,8 +14,12 @@ environment says about the proxies in front of `make serve`).
     python deploy/serve.py --host 127.0.0.1 --port 8000 --workers 4
     python deploy/serve.py --dev ...   # Django's runserver (DEBUG) and the worker, no nginx
 
-Ctrl+C (or SIGTERM) stops every process; if any of them stops on its own, the others are
-stopped too and the exit status says so.
+Ctrl+C (or SIGTERM) stops every process. The task workers (``--task-workers N``, or
+TASK_WORKERS, 1 by default) are supervised: one that dies (killed, out of memory) is
+started again within seconds under the same worker id, and takes the job it was making up at
+once (jobs.running.recover), while the site goes on answering; one that keeps dying at once
+is started again less often (up to every 30 s). If the web server itself (nginx, gunicorn,
+runserver) stops, everything is stopped and the exit status says so.
 """
 
 from __future__ import annotations
@@ -80,6 +84,45 @@ def can_connect(host: str, port: int) -> bool:
         return False
 
 
+class Supervised:
+    """A task worker kept running: started again when it stops, sooner the longer it ran."""
+
+    QUICK = 10.0  # a worker that dies within this many seconds of its start died at once
+    MOST = 30.0  # the longest wait before starting one again
+
+    def __init__(self, name: str, command: list[str]) -> None:
+        self.name, self.command = name, command
+        self.process: subprocess.Popen[bytes] | None = None
+        self.started = 0.0
+        self.quick_deaths = 0
+        self.due = 0.0  # when to start it again, once it stopped
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.command, cwd=ROOT, process_group=0)
+        self.started = time.monotonic()
+
+    def check(self) -> None:
+        """Start it again if it stopped and its wait is over; say so when it stops."""
+        now = time.monotonic()
+        if self.process is not None and self.process.poll() is not None:
+            status = self.process.returncode
+            self.quick_deaths = self.quick_deaths + 1 if now - self.started < self.QUICK else 0
+            wait = min(self.MOST, 0.5 * 2 ** max(0, self.quick_deaths - 1))
+            print(
+                f"{self.name} stopped (exit status {status}): starting it again in {wait:.1f} s",
+                flush=True,
+            )
+            self.process, self.due = None, now + wait
+        if self.process is None and now >= self.due:
+            self.start()
+
+
+def worker_id(host: str, port: int, n: int) -> str:
+    """The id of the n-th task worker of this server: the same each time it is started
+    again (so it takes up its own lost job), unique among the servers of a database."""
+    return f"{socket.gethostname()[:40]}:{host}:{port}:{n}"[:64]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
@@ -87,11 +130,18 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn's worker processes")
     parser.add_argument("--dev", action="store_true", help="runserver instead of nginx+gunicorn")
     parser.add_argument("--no-task-worker", action="store_true", help="no task worker")
+    parser.add_argument(
+        "--task-workers",
+        type=int,
+        default=int(os.environ.get("TASK_WORKERS", "1") or 1),
+        help="task workers to run and keep running (TASK_WORKERS; default 1)",
+    )
     options = parser.parse_args()
 
     python = sys.executable
     folder = Path(tempfile.mkdtemp(prefix="onefinity-serve-"))
     processes: list[tuple[str, subprocess.Popen[bytes]]] = []
+    workers: list[Supervised] = []
 
     def start(name: str, command: list[str], env: dict[str, str] | None = None) -> None:
         # Each in a process group of its own, stopped as a whole (runserver's reloader and
@@ -137,7 +187,13 @@ def main() -> int:
             web = processes[-1][1]
             wait_for(lambda: can_connect(options.host, options.port), web, "nginx", 20)
         if not options.no_task_worker:
-            start("task worker", [python, "manage.py", "run_jobs"])
+            for n in range(1, max(1, options.task_workers) + 1):
+                name = "task worker" if options.task_workers <= 1 else f"task worker {n}"
+                ident = worker_id(options.host, options.port, n)
+                workers.append(
+                    Supervised(name, [python, "manage.py", "run_jobs", "--worker-id", ident])
+                )
+                workers[-1].start()
         print(f"Serving on http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True)
         while not stopping:
             for name, process in processes:
@@ -149,8 +205,11 @@ def main() -> int:
                     stopping = True
                     break
             else:
+                for worker in workers:
+                    worker.check()
                 time.sleep(0.2)
     finally:
+        processes += [(w.name, w.process) for w in workers if w.process is not None]
         for _, process in reversed(processes):
             signal_group(process, signal.SIGTERM)
         deadline = time.monotonic() + 15

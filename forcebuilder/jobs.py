@@ -58,7 +58,7 @@ def print_list(job: Job, progress: Progress) -> JobOutput:
     return JobOutput(pdf, name, "application/pdf")
 
 
-register(JobKind("list-print", print_list, time_limit=5 * 60, keep_days=2))
+register(JobKind("list-print", print_list, time_limit=5 * 60, keep_days=2, priority=5))
 
 
 def list_print_job(request: HttpRequest, force: Force, which: str, share_url: str) -> Job:

@@ -11,6 +11,11 @@ class JobsConfig(AppConfig):
     verbose_name = "Background jobs"
 
     def ready(self) -> None:
+        from importlib import import_module
+
         from django.utils.module_loading import autodiscover_modules
 
         autodiscover_modules("jobs")
+        # This app's own kind (the account export): registered by its module, which a
+        # worker would otherwise import only through the URLs the system checks load.
+        import_module("jobs.exports")

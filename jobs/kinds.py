@@ -10,7 +10,7 @@ crash, retried a few times (jobs.running).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,11 +24,16 @@ class JobRefused(Exception):
     """The job cannot be done, for a reason its owner can read; not retried."""
 
 
+class JobCancelled(Exception):
+    """Its owner stopped the job while it ran (raised at the run's next step)."""
+
+
 @dataclass(frozen=True)
 class JobOutput:
-    """A file a job made, to keep for its owner to download."""
+    """A file a job made, to keep for its owner to download: its bytes, or its pieces as
+    they are made (a large export is written as it is read, never held whole)."""
 
-    content: bytes
+    content: bytes | Iterable[bytes]
     file_name: str
     content_type: str
 
@@ -48,9 +53,9 @@ class Progress:
         if now - self.written < self.EVERY and done < total:
             return
         self.written = now
-        type(self.job).objects.filter(pk=self.job.pk).update(
-            steps_done=min(done, total), steps_total=total, beat=timezone.now()
-        )
+        running = type(self.job).objects.filter(pk=self.job.pk, state="running")
+        if not running.update(steps_done=min(done, total), steps_total=total, beat=timezone.now()):
+            raise JobCancelled
         self.job.steps_done, self.job.steps_total = min(done, total), total
 
 
@@ -62,6 +67,13 @@ class JobKind:
     time_limit: int = 600
     # How long a finished job (and its file) is kept, in days.
     keep_days: int = 7
+    # Its place in the queue against other kinds (higher first): under jobs.running's
+    # PRIORITY_STEP, so a small job (one sheet, the export) goes before the large ones (a
+    # pack) of the same turn, never before another owner's turn.
+    priority: int = 0
+    # Its file is made from what its owner stores, so the owner's storage quota bounds it:
+    # never refused for its size (the account's export always fits).
+    bounded_by_storage: bool = False
 
 
 _KINDS: dict[str, JobKind] = {}

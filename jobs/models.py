@@ -1,20 +1,41 @@
 """A job: one piece of heavy work its owner asked for, done by the task worker.
 
-The row is what the owner's pages poll: its state, how far it is (n of m steps), why it
-failed, and when its file expires. The work itself is queued through Django's Tasks API
-(``jobs.running``); the row outlives the queue's own record and says what to do next.
+The row is the owner's view of the work, across its runs: its state, how far it is (n of m
+steps), why it failed, and when its file expires. Each run is a task of Django's Tasks API
+(``jobs.running``), whose own result (django-tasks-db's row: its status, when it started and
+ended, its error and traceback, the worker that ran it) is the record of that run; the job
+names its latest (``task_id``). What the queue's records do not hold is kept here: the
+progress, the file, the heartbeat of the run, and the owner's bounds.
+
+The bounds hold under concurrency by constraints, not by a count then an insert: a job
+waiting or running holds one of its owner's JOBS_ACTIVE_PER_OWNER ``slot`` numbers and one
+of its address's JOBS_ACTIVE_PER_ADDRESS ``address_slot`` numbers, each unique among the
+active jobs, and the same thing (``kind`` and ``key``) is active once per owner.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
-from typing import Any
+from typing import Any, ClassVar
 
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.ownership import Owned, OwnedQuerySet, Quota
+
+
+def beat_every() -> float:
+    """Seconds between two beats of a live run (jobs.running.heartbeat): a sixth of
+    JOB_LOST_SECONDS, 5 s by default."""
+    return max(0.5, settings.JOB_LOST_SECONDS / 6)
+
+
+# The constraints' conditions: a place held (the job waits or runs), by an account or a browser.
+_HELD = models.Q(slot__isnull=False)
+_SIGNED_IN, _BROWSER = models.Q(owner__isnull=False), models.Q(owner__isnull=True)
 
 
 class Job(Owned):
@@ -49,9 +70,18 @@ class Job(Owned):
     address = models.CharField(max_length=64, blank=True)
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
-    # The last sign of life of the run (its start, each progress written): a run silent for
-    # JOB_LOST_SECONDS lost its worker (jobs.running.sweep).
+    # The last sign of life of the run (its heartbeat thread writes it every few seconds): a
+    # run silent for JOB_LOST_SECONDS lost its worker (jobs.running.sweep).
     beat = models.DateTimeField(null=True, blank=True)
+    # The worker running it (its worker id): a worker started again under the same id (the
+    # supervisor of deploy/serve.py does that) takes it up at once (jobs.running.recover).
+    worker = models.CharField(max_length=64, blank=True)
+    # The task result of its latest run (django-tasks' id).
+    task_id = models.CharField(max_length=64, blank=True)
+    # While it waits or runs: which of its owner's and its address's places it holds (see
+    # the module's docstring); None once it is done or failed.
+    slot = models.PositiveSmallIntegerField(null=True, blank=True)
+    address_slot = models.PositiveSmallIntegerField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
     # Its file (if it makes one): name, type and size; the bytes are in JobFile.
     file_name = models.CharField(max_length=120, blank=True)
@@ -60,6 +90,9 @@ class Job(Owned):
     expires = models.DateTimeField(null=True, blank=True)
 
     objects = OwnedQuerySet["Job"].as_manager()
+    # Moved into an account at login, a waiting job gives up its place among the browser's
+    # jobs (the account's places may all be held: the moved job runs all the same).
+    moved_fields: ClassVar[dict[str, Any]] = {"slot": None}
     # Its file counts in what its owner stores (accounts.storage), and gives way first: a
     # file can be made again, a list or a table cannot.
     storage_field = "file_bytes"
@@ -69,6 +102,29 @@ class Job(Owned):
         indexes = [
             models.Index(fields=["state", "beat"], name="job_by_state"),
             models.Index(fields=["address", "state"], name="job_by_address"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "slot"], condition=_HELD & _SIGNED_IN, name="job_owner_slot"
+            ),
+            models.UniqueConstraint(
+                fields=["anonymous_owner", "slot"],
+                condition=_HELD & _BROWSER,
+                name="job_browser_slot",
+            ),
+            models.UniqueConstraint(
+                fields=["address", "address_slot"],
+                condition=models.Q(address_slot__isnull=False),
+                name="job_address_slot",
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "kind", "key"], condition=_HELD & _SIGNED_IN, name="job_owner_once"
+            ),
+            models.UniqueConstraint(
+                fields=["anonymous_owner", "kind", "key"],
+                condition=_HELD & _BROWSER,
+                name="job_browser_once",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -103,10 +159,21 @@ class Job(Owned):
             return 100
         return int(100 * self.steps_done / self.steps_total) if self.steps_total else 0
 
+    @property
+    def stalled(self) -> bool:
+        """Running, but its heartbeat has missed three beats: its worker has most likely
+        stopped (the run is taken up again once JOB_LOST_SECONDS have passed, or at once
+        by the worker started again in its place). Said so, instead of a time left that no
+        longer moves."""
+        if self.state != self.State.RUNNING or self.beat is None:
+            return False
+        silent = (timezone.now() - self.beat).total_seconds()
+        return silent > 3 * beat_every()
+
     def seconds_left(self) -> int | None:
         """A guess at the time left, once enough is done to guess from: the time each step
         has taken so far, times the steps left."""
-        if self.state != self.State.RUNNING or self.started is None:
+        if self.state != self.State.RUNNING or self.started is None or self.stalled:
             return None
         if not self.steps_total or self.steps_done < 1 or self.steps_done >= self.steps_total:
             return None
@@ -126,6 +193,7 @@ class Job(Owned):
             "total": self.steps_total,
             "percent": self.percent,
             "seconds_left": self.seconds_left(),
+            "stalled": self.stalled,
             "error": self.error if self.state == self.State.FAILED else "",
             "download": self.get_download_url() if self.has_file else None,
             "expires": self.expires.isoformat() if self.expires else None,
@@ -154,11 +222,36 @@ class Job(Owned):
 
 class JobFile(models.Model):
     """The file a job made (a PDF, a zip, the account export), apart from the job's row so
-    that listing and polling jobs never loads it. In the database, so that any web server
-    can send a file any worker made."""
+    that listing and polling jobs never loads it, in parts of at most CHUNK bytes: a file is
+    written and sent a part at a time, so neither the worker nor a web server holds a large
+    export whole. In the database, so that any web server can send a file any worker made."""
 
-    job = models.OneToOneField(Job, on_delete=models.CASCADE, related_name="file")
+    CHUNK = 1 << 20
+
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="parts")
+    index = models.PositiveIntegerField(default=0)
     content = models.BinaryField()
 
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["job", "index"], name="job_file_part_once"),
+        ]
+
     def __str__(self) -> str:
-        return f"file of job {self.job_id}"
+        return f"part {self.index} of the file of job {self.job_id}"
+
+    @classmethod
+    def parts_of(cls, job: Job) -> Iterator[bytes]:
+        """The job's file, a part at a time (one query each: bounded memory)."""
+        for pk in cls.objects.filter(job=job).order_by("index").values_list("pk", flat=True):
+            found = cls.objects.filter(pk=pk).values_list("content", flat=True).first()
+            if found is not None:
+                yield bytes(found)
+
+    @classmethod
+    def read(cls, job: Job) -> bytes | None:
+        """The whole file of a job whose file is small (a generated table's JSON); None if
+        it has none."""
+        if not cls.objects.filter(job=job).exists():
+            return None
+        return b"".join(cls.parts_of(job))

@@ -10,4 +10,5 @@ urlpatterns = [
     path("jobs/<int:pk>/status.json", views.status, name="status"),
     path("jobs/<int:pk>/download", views.download, name="download"),
     path("jobs/<int:pk>/restart/", views.restart, name="restart"),
+    path("jobs/<int:pk>/cancel/", views.cancel, name="cancel"),
 ]

@@ -3,8 +3,11 @@ failed and starting it again), a tiny status for pages that poll, and the downlo
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from django.contrib import messages
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
@@ -14,6 +17,8 @@ from jobs import running
 from jobs.models import Job, JobFile
 from onefinity.downloads import attachment
 from onefinity.http import HtmxHttpRequest
+
+_Response = TypeVar("_Response", bound=HttpResponseBase)
 
 # Jobs shown on the list; the rest expire on their own.
 LISTED = 50
@@ -51,22 +56,36 @@ def status(request: HtmxHttpRequest, pk: int) -> JsonResponse:
 
 
 @require_GET
-def download(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def download(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     job = get_owned_or_404(request, Job, pk)
     if not job.has_file:
         if job.active:
             messages.info(request, f"{job.label} is not ready yet: {job.percent}% done.")
             return redirect(job)
         raise Http404("No such file")
-    return download_job_file(job)
+    return stream_job_file(job)
 
 
 def download_job_file(job: Job) -> HttpResponse:
-    """The file a finished job made, as a download (Http404 once it is gone)."""
-    found = JobFile.objects.filter(job=job).values_list("content", flat=True).first()
-    if found is None:
+    """The file a finished job made, as a download (Http404 once it is gone): whole, for the
+    printouts a page sends (a few megabytes); see ``stream_job_file`` for any size."""
+    content = JobFile.read(job)
+    if content is None:
         raise Http404("No such file")
-    response = HttpResponse(bytes(found), content_type=job.content_type)
+    return _named(HttpResponse(content, content_type=job.content_type), job)
+
+
+def stream_job_file(job: Job) -> StreamingHttpResponse:
+    """The file a finished job made, sent a part at a time: a large export is never held
+    whole by the web server. Http404 once it is gone."""
+    if not JobFile.objects.filter(job=job).exists():
+        raise Http404("No such file")
+    response = StreamingHttpResponse(JobFile.parts_of(job), content_type=job.content_type)
+    response["Content-Length"] = str(job.file_bytes)
+    return _named(response, job)
+
+
+def _named(response: _Response, job: Job) -> _Response:
     stem, dot, extension = job.file_name.rpartition(".")
     return attachment(response, stem or extension, dot + extension if stem else "", "download")
 
@@ -74,8 +93,24 @@ def download_job_file(job: Job) -> HttpResponse:
 @require_POST
 def restart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     job = get_owned_or_404(request, Job, pk)
-    if running.restart(job):
+    try:
+        started = running.restart(request, job)
+    except running.JobsBusy as busy:
+        return running.busy_page(request, busy)
+    if started:
         messages.success(request, f"{job.label}: started again.")
     else:
         messages.info(request, f"{job.label} is {job.get_state_display()}: nothing to start again.")
+    return redirect(job)
+
+
+@require_POST
+def cancel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Stop a waiting or running job (a run stops at its next step); its file, if it had
+    begun one, is not kept."""
+    job = get_owned_or_404(request, Job, pk)
+    if running.cancel(job):
+        messages.success(request, f"{job.label}: stopped. You can start it again.")
+    else:
+        messages.info(request, f"{job.label} is {job.get_state_display()}: nothing to stop.")
     return redirect(job)

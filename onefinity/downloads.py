@@ -7,9 +7,14 @@ import io
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from django.core.cache import cache
 from django.http import HttpResponse
+from django.http.response import HttpResponseBase
+
+# A whole answer or one streamed a part at a time (a job's large file).
+_Response = TypeVar("_Response", bound=HttpResponseBase)
 
 
 def file_stem(name: str, fallback: str) -> str:
@@ -21,7 +26,7 @@ def file_stem(name: str, fallback: str) -> str:
     return stem[:80].strip("-.") or fallback
 
 
-def attachment(response: HttpResponse, name: str, suffix: str, fallback: str) -> HttpResponse:
+def attachment(response: _Response, name: str, suffix: str, fallback: str) -> _Response:
     """Mark a response as a download, e.g. ``attachment(r, "Wardens", "-roster.pdf", "force")``."""
     response["Content-Disposition"] = f'attachment; filename="{file_stem(name, fallback)}{suffix}"'
     return response

@@ -82,7 +82,7 @@ def print_setup_sheet(job: Job, progress: Progress) -> JobOutput:
     return JobOutput(pdf, f"{file_stem(table.name, 'table')}-setup.pdf", "application/pdf")
 
 
-register(JobKind("setup-sheet", print_setup_sheet, time_limit=5 * 60, keep_days=2))
+register(JobKind("setup-sheet", print_setup_sheet, time_limit=5 * 60, keep_days=2, priority=5))
 
 
 def setup_sheet_job(request: HttpRequest, table: Table, share_url: str) -> Job:
@@ -160,7 +160,7 @@ def generate(job: Job, progress: Progress) -> JobOutput:
     return JobOutput(json.dumps(result).encode(), "generated.json", "application/json")
 
 
-register(JobKind("generate", generate, time_limit=2 * 60, keep_days=1))
+register(JobKind("generate", generate, time_limit=2 * 60, keep_days=1, priority=5))
 
 
 def parameters_of(query: dict[str, Any]) -> Parameters:
@@ -197,5 +197,5 @@ def generation_result(request: HttpRequest, params: Parameters) -> dict[str, Any
     )
     if job is None or not job.has_file:
         return None
-    content = JobFile.objects.filter(job=job).values_list("content", flat=True).first()
-    return None if content is None else dict(json.loads(bytes(content)))
+    content = JobFile.read(job)
+    return None if content is None else dict(json.loads(content))

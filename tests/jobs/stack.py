@@ -91,12 +91,14 @@ class Stack:
         command += ["--workers", str(gunicorn_workers)]
         if not task_worker:
             command.append("--no-task-worker")
+        # Started again after stop(): only what this start writes to the log counts.
+        before = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("a") as output:
             self.process = subprocess.Popen(
                 command, cwd=ROOT, env=self.env, stdout=output, stderr=output
             )
         deadline = time.monotonic() + 60
-        while "Serving on" not in self.log.read_text():
+        while "Serving on" not in self.log.read_text()[before:]:
             assert self.process.poll() is None, self.log.read_text()[-3000:]
             assert time.monotonic() < deadline, self.log.read_text()[-3000:]
             time.sleep(0.1)
@@ -110,6 +112,19 @@ class Stack:
             return self.process.wait(timeout=60)
         finally:
             self.process = None
+
+    def task_worker_pids(self) -> list[int]:
+        """The task workers deploy/serve.py runs for this stack (their worker ids name its
+        port)."""
+        pids = []
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            try:
+                words = cmdline.read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"run_jobs" in words and any(f":{self.port}:".encode() in w for w in words):
+                pids.append(int(cmdline.parent.name))
+        return pids
 
     def worker(self) -> subprocess.Popen[bytes]:
         """One more task worker, as on another machine (`manage.py run_jobs`)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import signal
 import time
@@ -192,6 +193,13 @@ def test_a_crashing_job_is_tried_three_times_then_failed_with_why_and_can_be_sta
     assert status["state"] == "failed"
     assert status["error"] == "The worker ran into an error (KeyError). It was tried 3 times."
     assert job_state(stack, job)["attempts"] == 3
+    # The task library recorded each run as it ended: failed, with its traceback.
+    runs = stack.django(
+        "import json; from django_tasks_db.models import DBTaskResult; "
+        "print(json.dumps([(r.status, 'KeyError' in r.traceback) for r in "
+        f"DBTaskResult.objects.all() if r.args_kwargs['args'] == [{job}]]))"
+    )
+    assert runs == [["FAILED", True]] * 3
     shown = browser.get(f"/jobs/{job}/").text
     assert "It was tried 3 times" in shown and "Start it again" in shown
     stack.django(
@@ -282,3 +290,36 @@ def test_a_table_not_found_within_the_requests_time_is_generated_by_the_worker(s
     assert "Save this table" in made.text and "Valid table" in made.text
     saved = browser.post("/tables/save/", dict(urllib.parse.parse_qsl(query)))
     assert saved.status == 302 and saved.location.startswith("/tables/")
+
+
+def test_the_site_outlives_its_worker_killed_mid_pack_and_makes_the_pack_once(stack):
+    """The last test of the module: the stack again as `make serve` runs it, its worker
+    supervised. Killed in the middle of a pack, the worker is started again within seconds,
+    takes the pack up where it was, and the site answers all along."""
+    stack.stop()
+    stack.start(task_worker=True)
+    browser = Browser(stack).sign_up("survivor")
+    pack, job = new_pack(browser, "Survivor", 12)
+    deadline = time.monotonic() + 120
+    while json.loads(browser.get(f"/jobs/{job}/status.json").body)["done"] < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    (killed,) = stack.task_worker_pids()
+    os.kill(killed, signal.SIGKILL)
+    assert browser.get("/").status == 200  # the site without its worker
+    status = browser.finished_job(job)
+    assert status["state"] == "done", status
+    assert "task worker stopped (exit status -9): starting it again" in stack.log.read_text()
+    (again,) = stack.task_worker_pids()
+    assert again != killed
+    made = stack.django(
+        "import json; from jobs.models import Job; from tablegen.models import Pack; "
+        "from django_tasks_db.models import DBTaskResult; "
+        f"j = Job.objects.get(pk={job}); p = Pack.objects.get(pk={pack}); "
+        "runs = sorted(r.status for r in DBTaskResult.objects.all() "
+        f"if r.args_kwargs['args'] == [{job}]); "
+        "print(json.dumps({'attempts': j.attempts, 'tables': len(p.table_specs()), 'runs': runs}))"
+    )
+    # Taken up once, each table made once, and the killed run recorded as failed.
+    assert made == {"attempts": 2, "tables": 12, "runs": ["FAILED", "SUCCESSFUL"]}
+    assert browser.get(f"/tables/packs/{pack}/pack.pdf").status == 200

@@ -41,14 +41,15 @@ def upload(content: str | bytes) -> SimpleUploadedFile:
 def test_export_then_import_restores_everything(person_client, person, django_user_model):
     exported = person_client.get("/account/everything.json")
     assert "attachment" in exported["Content-Disposition"]
-    document = json.loads(exported.content)
+    content = exported.getvalue()  # sent a part at a time: read once
+    document = json.loads(content)
     assert len(document["forces"]) == 1 and len(document["tables"]) == 1
     newcomer = django_user_model.objects.create_user(
         "newcomer", "n@example.com", "another-long-phrase"
     )
     client = Client()
     client.force_login(newcomer)
-    response = client.post("/account/import/", {"file": upload(exported.content)})
+    response = client.post("/account/import/", {"file": upload(content)})
     assert response.status_code == 302
     assert newcomer.forces.get().document() == person.forces.get().document()
     assert newcomer.tables.get().document == person.tables.get().document
@@ -100,6 +101,6 @@ def test_deleting_the_account_deletes_its_data(person_client, person):
 
 def test_a_browser_without_an_account_can_download_its_things(client):
     client.post("/forces/import/", {"document": json.dumps(LEGAL_DOCUMENT), "confirm": "save"})
-    document = json.loads(client.get("/account/everything.json").content)
+    document = json.loads(client.get("/account/everything.json").getvalue())
     assert len(document["forces"]) == 1
     assert client.get("/account/delete/").status_code == 302  # deleting needs an account
