@@ -904,7 +904,7 @@ class Browser:
             if rng.random() < 0.2:
                 self.send("GET", f"/jobs/{job}/?refresh=1", htmx=True)
         else:
-            self.send("POST", f"/jobs/{job}/restart/")
+            self.send("POST", f"/jobs/{job}/{rng.choice(['restart', 'cancel'])}/")
 
     def typed_pairings(self, everyone: list[Browser]) -> None:
         """Pairings typed in with hostile row counts, a CSV import, tables for a round."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import threading
 import tracemalloc
+from unittest import mock
 from datetime import timedelta
 
 import pytest
@@ -37,7 +38,13 @@ def database_queue(settings):
 
 
 def work_off_the_queue() -> None:
-    Worker(
+    # The worker's loop closes connections it finds inside a transaction, as a test's is.
+    with mock.patch(f"{Worker.__module__}.close_old_connections"):
+        _worker().run()
+
+
+def _worker() -> Worker:
+    return Worker(
         queue_names=["default"],
         interval=0,
         batch=True,
@@ -46,7 +53,7 @@ def work_off_the_queue() -> None:
         max_tasks=None,
         worker_id="test-worker",
         excluded_queue_names=[],
-    ).run()
+    )
 
 
 def request_of(user, address: str = "192.0.2.10"):
@@ -309,9 +316,10 @@ def test_an_export_larger_than_the_files_kept_is_made_in_parts_and_downloaded_wh
 
 def test_an_export_is_written_in_bounded_memory(owner, jobs_wait, monkeypatch):
     """The worker never holds the export whole: its peak memory while writing a file of
-    many large tables stays well below the file's size."""
+    many tables stays well below the file's size (measured: about 0.5 MB on SQLite and 0.75
+    MB on PostgreSQL, for a file of 1.5 MB and of 3 MB alike)."""
     table = make_table(owner, name="Copied")
-    for _ in range(150):  # copies of one table's row: many documents, made cheaply
+    for _ in range(300):  # copies of one table's row: many documents, made cheaply
         table.pk = None
         table.share_code = table._meta.get_field("share_code").get_default()
         table.save()
@@ -325,4 +333,4 @@ def test_an_export_is_written_in_bounded_memory(owner, jobs_wait, monkeypatch):
         tracemalloc.stop()
     job.refresh_from_db()
     assert job.state == "done", job.error
-    assert peak < job.file_bytes / 2, (peak, job.file_bytes)
+    assert peak < job.file_bytes / 3, (peak, job.file_bytes)
