@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 import threading
 import tracemalloc
-from unittest import mock
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.contrib.sessions.backends.signed_cookies import SessionStore
