@@ -52,7 +52,8 @@ system:
 	fi
 
 ## run: migrate, load demo data and serve on http://$(HOST):$(PORT) (SQLite, DEBUG on), with
-## the task worker beside the server (deploy/serve.py --dev starts and stops both)
+## the task worker beside the server (deploy/serve.py --dev starts and stops both, and starts
+## the worker again within a second if it dies; TASK_WORKERS=N runs N of them)
 run: setup system
 	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
 	$(DEV_ENV) $(BIN)/python manage.py load_demo
