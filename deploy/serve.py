@@ -106,6 +106,9 @@ class Supervised:
         now = time.monotonic()
         if self.process is not None and self.process.poll() is not None:
             status = self.process.returncode
+            # Whatever it left in its group (runserver's reloader child, under --dev) goes
+            # with it: two workers under one id would take each other's jobs for lost.
+            signal_group(self.process, signal.SIGKILL)
             self.quick_deaths = self.quick_deaths + 1 if now - self.started < self.QUICK else 0
             wait = min(self.MOST, 0.5 * 2 ** max(0, self.quick_deaths - 1))
             print(

@@ -240,6 +240,7 @@ def restart(request: HttpRequest, job: Job) -> bool:
         ):
             raise _Identical(job)  # started again meanwhile by another request
 
+    _free_places(job)  # the bounds first: a refused restart costs no fresh work
     refusal = attempts.fresh_work(request)
     if refusal is not None:
         raise JobsBusy(refusal.message)

@@ -170,8 +170,11 @@ class Stack:
 class Browser:
     """A visitor over HTTP, with its cookies; forms are posted with their CSRF token."""
 
-    def __init__(self, stack: Stack) -> None:
+    def __init__(self, stack: Stack, address: str = "") -> None:
         self.stack = stack
+        # The client address it claims (X-Forwarded-For), for a stack that trusts one more
+        # proxy than its nginx (TRUSTED_PROXIES=1): visitors from several networks.
+        self.address = address
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
@@ -180,6 +183,8 @@ class Browser:
     def request(self, method: str, path: str, form: dict[str, Any] | None = None) -> Response:
         data = None
         headers = {"Referer": self.stack.base + "/"}
+        if self.address:
+            headers["X-Forwarded-For"] = self.address
         if method == "POST":
             token = next((c.value for c in self.jar if c.name == "csrftoken"), None)
             if token is None:
