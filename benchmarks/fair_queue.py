@@ -29,6 +29,18 @@ from tests.jobs.stack import Browser, Stack  # noqa: E402
 PACK = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
 
 
+def pack_times(stack: Stack) -> list[list[float]]:
+    """Each pack job's own time (from the worker taking it to its end) and its end, or 0s."""
+    return list(
+        stack.django(
+            "import json; from jobs.models import Job; "
+            "print(json.dumps([((j.finished - j.started).total_seconds() "
+            "if j.finished and j.started else 0, j.finished.timestamp() if j.finished else 0) "
+            "for j in Job.objects.filter(kind='pack')]))"
+        )
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=30, help="tables in each pack")
@@ -60,22 +72,14 @@ def main() -> None:
             status = victim.finished_job(job, seconds=3600)
             assert status["state"] == "done", status
         export_wait = time.monotonic() - start
-        jobs = stack.django(
-            "import json; from jobs.models import Job; "
-            "print(json.dumps([(j.kind, (j.finished - j.started).total_seconds(), "
-            "j.finished.timestamp()) for j in Job.objects.filter(kind='pack')]))"
-        )
+        print(f"the export waited {export_wait:.1f} s", flush=True)
+        jobs = pack_times(stack)
         deadline = time.monotonic() + 3600
-        while len([j for j in jobs if j[2]]) < 12 and time.monotonic() < deadline:
+        while len([j for j in jobs if j[1]]) < 12 and time.monotonic() < deadline:
             time.sleep(2)
-            jobs = stack.django(
-                "import json; from jobs.models import Job; "
-                "print(json.dumps([(j.kind, (j.finished - j.started).total_seconds() "
-                "if j.finished else 0, j.finished.timestamp() if j.finished else 0) "
-                "for j in Job.objects.filter(kind='pack')]))"
-            )
+            jobs = pack_times(stack)
         all_packs = time.monotonic() - asked
-        lengths = sorted(length for _, length, _ in jobs if length)
+        lengths = sorted(length for length, _ in jobs if length)
         print(
             json.dumps(
                 {

@@ -120,7 +120,7 @@ class Dribblers:
             slow.close()
 
 
-def test_a_request_is_answered_within_a_second_while_slow_clients_send_headers_and_bodies(
+def test_a_request_waits_for_none_of_the_slow_clients_sending_headers_and_bodies(
     stack,
 ):
     port, log = stack
@@ -133,7 +133,10 @@ def test_a_request_is_answered_within_a_second_while_slow_clients_send_headers_a
         slow.close()
     assert all(status == 200 for status, _ in answers), log.read_text()
     seconds = statistics.median(took for _, took in answers)
-    assert seconds < 1, f"answered after {seconds:.2f} s behind {len(slow.sockets)} slow clients"
+    # Within a second on an idle machine; the bound is what tells the two apart without
+    # racing a busy machine's clock: behind bare gunicorn the same request waited 18 s (the
+    # slow clients' whole requests), behind nginx it waits for none of them.
+    assert seconds < 5, f"answered after {seconds:.2f} s behind {len(slow.sockets)} slow clients"
 
 
 def log_in_through(port: int, forwarded_for: str) -> int:

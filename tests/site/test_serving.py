@@ -150,7 +150,11 @@ def test_a_request_is_answered_while_slow_clients_dribble_their_headers(server):
     finally:
         slow.close()
     assert status == 200, log.read_text()
-    assert seconds < 2, f"answered after {seconds:.1f} s behind {len(slow.sockets)} slow clients"
+    # Answered before the first slow client could be cut off: it waited for none of them
+    # (a bound of the server's own deadline, not of how busy the machine is).
+    assert seconds < CUT_OFF_WITHIN, (
+        f"answered after {seconds:.1f} s behind {len(slow.sockets)} slow clients"
+    )
 
 
 def test_clients_too_slow_with_their_headers_are_cut_off(server):
