@@ -22,9 +22,9 @@ from tablegen.engine.boxes import (
 )
 from tablegen.engine.generate import SYMMETRIES, Parameters
 from tablegen.engine.library import terrain_library
-from tablegen.engine.packs import MAX_PACK
 from tablegen.engine.render import kinds
 from tablegen.engine.tables import MAX_NAME_LENGTH, TableDocumentError, read_name
+from tablegen.engine.tournament import MAX_PACK
 
 # A hex as a stroke names it: "q,r" (the board's coordinates are far below 6 digits).
 HEX_SPOT = re.compile(r"(-?[0-9]{1,6}),(-?[0-9]{1,6})")

@@ -38,7 +38,7 @@ from tablegen.forms import PackForm
 from tablegen.jobs import pack_job
 from tablegen.maps import map_context
 from tablegen.models import Pack, Table
-from tablegen.pack_tables import (
+from tablegen.packs.comparison import (
     TABLES_PER_PAGE,
     Neighbour,
     document_key,
@@ -48,7 +48,7 @@ from tablegen.pack_tables import (
     terrain_to_bring,
     thumbnail,
 )
-from tablegen.packwork import summary_of
+from tablegen.packs.steps import summary_of
 
 
 @require_http_methods(["GET", "POST"])
