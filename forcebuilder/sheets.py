@@ -15,6 +15,7 @@ from typing import Any
 
 from forcebuilder import edits
 from forcebuilder.choices import Judge
+from forcebuilder.models import Force
 from forcebuilder.naming import unit_label, unit_type_name
 from onefinity.rules import (
     ForceSpec,
@@ -703,3 +704,17 @@ def _skill_options(
 def _with_skill(spec: ForceSpec, skill: str) -> ForceSpec:
     """The list (cut down to one unit) with ``skill`` added to its unit's skills."""
     return edits.set_unit_skills(spec, 0, [*spec.units[0].skills, skill])
+
+
+def sheet_of(
+    force: Force,
+    with_options: bool = False,
+    loadout_for: str | None = None,
+    open_keys: Collection[str] = (),
+    checked: tuple[ForceSpec, Report] | None = None,
+) -> ForceSheet:
+    """The list's sheet, from the list and verdict an edit made (``checked``) or as stored."""
+    spec, report = checked or force.checked()
+    return force_sheet(
+        spec, report, with_options=with_options, loadout_for=loadout_for, open_keys=open_keys
+    )

@@ -7,6 +7,8 @@ from typing import Any
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 
+from accounts.ownership import owned
+from onefinity.http import HtmxHttpRequest
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS
 from onefinity.rules.jsontext import JsonTextError, parse_json
@@ -25,6 +27,7 @@ from tablegen.engine.library import terrain_library
 from tablegen.engine.render import kinds
 from tablegen.engine.tables import MAX_NAME_LENGTH, TableDocumentError, read_name
 from tablegen.engine.tournament import MAX_PACK
+from tablegen.models import TerrainBox
 
 # A hex as a stroke names it: "q,r" (the board's coordinates are far below 6 digits).
 HEX_SPOT = re.compile(r"(-?[0-9]{1,6}),(-?[0-9]{1,6})")
@@ -308,3 +311,9 @@ class BoxImportForm(forms.Form):
                 f"This is not a terrain box: {where}{error.problem}."
             ) from None
         return data
+
+
+def box_choices(request: HtmxHttpRequest) -> list[tuple[str, str]]:
+    """The owner's terrain boxes as the generate and pack forms offer them (an empty one,
+    stored before empty boxes were refused, would read as "no box": it is not offered)."""
+    return [(box.encoded(), box.name) for box in owned(request, TerrainBox) if box.pieces]

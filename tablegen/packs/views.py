@@ -30,11 +30,10 @@ from onefinity.downloads import download
 from onefinity.http import HtmxHttpRequest, page_version, record_id
 from onefinity.rules import current_ruleset
 from onefinity.rules.text import whole_number
-from tablegen.box_views import box_choices
 from tablegen.engine.generate import encode_counts
 from tablegen.engine.metrics import check_table
 from tablegen.engine.tables import table_document
-from tablegen.forms import PackForm
+from tablegen.forms import PackForm, box_choices
 from tablegen.jobs import pack_job
 from tablegen.maps import map_context
 from tablegen.models import Pack, Table
