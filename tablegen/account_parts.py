@@ -1,4 +1,4 @@
-"""Tables and terrain boxes in the account pages (accounts.parts): counted, exported,
+"""Tables and terrain boxes in the account pages (accounts.part_registry): counted, exported,
 imported, deleted with the account, and two generated tables for the demo account. (Packs
 are not part of the file: they are made again from their parameters.)"""
 
@@ -10,7 +10,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
-from accounts.parts import AccountFileError, AccountPart, Damaged, register
+from accounts.part_registry import AccountFileError, AccountPart, Damaged, register
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.boxes import EMPTY_BOX, Box, BoxError, box_document, read_new_box

@@ -19,9 +19,9 @@ from urllib.parse import quote_plus
 
 from django.utils.http import urlencode
 
+from onefinity.rules.bounded_cache import Recent
 from onefinity.rules.hexgrid import Hex
 from onefinity.rules.lineoffire import line_of_fire
-from onefinity.rules.recent import Recent
 from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import whole_number
 from tablegen.engine.edits import EditError, footprint, mapping, remove_piece, stamp
@@ -59,7 +59,7 @@ MAP_ID = "table-map"
 # and sends with each edit: the edit's answer is then what changed on the map (a few hexes)
 # instead of the whole map. A token is made for one drawing, so a page sending it shows
 # exactly that map. Another process's token, or one forgotten, gets the whole map.
-# (onefinity.rules.recent says why a process keeps them, and how they are bounded.)
+# (onefinity.rules.bounded_cache says why a process keeps them, and how they are bounded.)
 _DRAWN: Recent[str, tuple[int, DrawnMap]] = Recent(most=32)
 
 

@@ -25,8 +25,8 @@ from accounts.ownership import (
 from accounts.storage import check_room
 from onefinity.fastjson import DocumentDecoder, DocumentEncoder
 from onefinity.rules import current_ruleset
+from onefinity.rules.bounded_cache import Recent
 from onefinity.rules.hexgrid import Hex
-from onefinity.rules.recent import Recent
 from onefinity.rules.ruleset import TableRules
 from tablegen.engine import edits
 from tablegen.engine.boxes import (
@@ -57,7 +57,7 @@ from tablegen.engine.tournament import PackState, aligned
 # document again (2 ms on a 1,600-hex table), when the stored document is equal to the one
 # read, under the same rules. Keyed by table; the reader is a function of the document and
 # the rules, so an equal document reads the same. Shared by the server's threads.
-# Shared by the server's threads (onefinity.rules.recent says why and how it is bounded).
+# Shared by the server's threads (onefinity.rules.bounded_cache says why and how it is bounded).
 _READINGS: Recent[int, tuple[Any, str, TableRules, TableSpec]] = Recent(most=32)
 
 

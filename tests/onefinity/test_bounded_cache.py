@@ -1,4 +1,4 @@
-"""What a process remembers between requests (onefinity.rules.recent): the most recently
+"""What a process remembers between requests (onefinity.rules.bounded_cache): the most recently
 used values, bounded by a count or a weight, the newest always kept."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from onefinity.rules.recent import Recent
+from onefinity.rules.bounded_cache import Recent
 
 
 def test_it_keeps_the_most_recent_values_up_to_a_count():
