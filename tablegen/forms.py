@@ -8,6 +8,7 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 
 from accounts.ownership import owned
+from onefinity.forms import PasteOrUploadForm
 from onefinity.http import HtmxHttpRequest
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS
@@ -270,33 +271,21 @@ class BoxForm(forms.Form):
         ]
 
 
-class BoxImportForm(forms.Form):
+# The largest terrain box document imported.
+MAX_BOX_BYTES = 20_000
+
+
+class BoxImportForm(PasteOrUploadForm):
     """A terrain box document, pasted or uploaded."""
 
-    text = forms.CharField(
-        label="Paste a terrain box (JSON)", required=False, widget=forms.Textarea(attrs={"rows": 6})
-    )
-    file = forms.FileField(label="Or upload one", required=False)
-
-    MAX_BYTES = 20_000
+    paste_label = "Paste a terrain box (JSON)"
+    upload_label = "Or upload one"
+    document = "a terrain box"
+    most_bytes = MAX_BOX_BYTES
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        upload = data.get("file")
-        text = data.get("text") or ""
-        if upload is not None:
-            if upload.size > self.MAX_BYTES:
-                raise forms.ValidationError(
-                    f"That file is {upload.size:,} bytes; a terrain box is at most {self.MAX_BYTES:,}."
-                )
-            try:
-                text = upload.read().decode("utf-8")
-            except UnicodeDecodeError:
-                raise forms.ValidationError("That file is not UTF-8 text.") from None
-        if not text.strip():
-            raise forms.ValidationError("Paste a terrain box or choose its file.")
-        if len(text) > self.MAX_BYTES:
-            raise forms.ValidationError(f"A terrain box is at most {self.MAX_BYTES:,} characters.")
+        data = super().clean()
+        text = data["pasted"]
         try:
             document = parse_json(text)
         except JsonTextError as error:
