@@ -1,7 +1,7 @@
 """A unit's size (docs/architecture.md, "A unit's size"): no class over 300 lines and no
-function over 60 in the modules whose long units were split at their seams (issue 34). A
-module joins the list once it holds the rule; the ones still over it are named in
-`STILL_OVER` so that the list of work left is in one place."""
+function over 60, in every module of the apps but those still over the rule, which are
+named in `STILL_OVER` so that the work left is in one place (a module leaves the list once
+it is split at its seams)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,31 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 MOST_CLASS_LINES = 300
 MOST_FUNCTION_LINES = 60
-HELD = (
-    "forcebuilder/sheets.py",
-    "tablegen/engine/generate.py",
-    "tablegen/maps.py",
+# The apps whose modules the rule is held over: events/ and jobs/ are being rewritten on other
+# branches (issue 34), and join the walk when those land.
+APPS = ("accounts", "config", "forcebuilder", "onefinity", "tablegen")
+# Over the rule still (issue 34): left out of the walk until they are split at their seams.
+STILL_OVER = {
+    "forcebuilder/odds.py",  # OddsPanel: its form, plan and presentation
+    "onefinity/rules/cards.py",  # reaction_counts
+    "onefinity/rules/combat.py",  # plan_exchange, resolve
+    "onefinity/rules/effects.py",  # attack_pile, defense_pile
+    "onefinity/rules/lineoffire.py",  # _board_geometry
+    "onefinity/rules/ruleset_file.py",  # _check_references
+    "onefinity/rules/visibility.py",  # _patterns, board_lines
+    "tablegen/engine/boxfit.py",  # box_problem
+    "tablegen/engine/metrics.py",  # check_table
+    "tablegen/engine/render.py",  # draw_map, png
+    "tablegen/engine/tables.py",  # _pieces
+    "tablegen/engine/tournament.py",  # advance
+}
+HELD = sorted(
+    name
+    for app in APPS
+    for path in (ROOT / app).rglob("*.py")
+    if "migrations" not in path.parts
+    and (name := path.relative_to(ROOT).as_posix()) not in STILL_OVER
 )
-# Over the rule still (issue 34): not checked here until they are split.
-STILL_OVER = ()
 
 
 def too_long(path: Path) -> list[str]:
@@ -33,6 +51,12 @@ def too_long(path: Path) -> list[str]:
         if lines > most:
             found.append(f"{node.name} (line {node.lineno}): {lines} lines")
     return found
+
+
+def test_the_modules_split_so_far_are_held():
+    assert {"forcebuilder/sheets.py", "tablegen/engine/generate.py", "tablegen/maps.py"} <= set(
+        HELD
+    )
 
 
 @pytest.mark.parametrize("name", HELD)
