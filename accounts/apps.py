@@ -15,5 +15,5 @@ class AccountsConfig(AppConfig):
         from accounts.ownership import move_browser_things_into_the_account
 
         user_logged_in.connect(move_browser_things_into_the_account, dispatch_uid="accounts")
-        # Each feature app says what it adds to the account pages (accounts.parts).
+        # Each feature app says what it adds to the account pages (accounts.part_registry).
         autodiscover_modules("account_parts")

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from accounts import auth, everything
+from accounts import account_views, auth
 
 urlpatterns = [
     path("accounts/signup/", auth.signup, name="signup"),
@@ -24,7 +24,7 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth.LogoutView.as_view(), name="logout"),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("account/", everything.account, name="account"),
-    path("account/import/", everything.import_everything, name="account-import"),
-    path("account/delete/", everything.delete_account, name="account-delete"),
+    path("account/", account_views.account, name="account"),
+    path("account/import/", account_views.import_everything, name="account-import"),
+    path("account/delete/", account_views.delete_account, name="account-delete"),
 ]

@@ -116,7 +116,7 @@ def pack(runs: int) -> dict[str, Any]:
     from onefinity.rules import current_ruleset
     from onefinity.rules.hexgrid import standard_board
     from tablegen.engine.generate import Parameters
-    from tablegen.engine.packs import tournament_pack
+    from tablegen.engine.tournament import tournament_pack
 
     rules = current_ruleset().table
     board = standard_board(rules.rows, rules.columns)

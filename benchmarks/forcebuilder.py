@@ -106,7 +106,7 @@ def main() -> int:
     trooper_key = spec.units[2].troopers[0].id
     htmx = {"HX-Request": "true"}
 
-    from forcebuilder.reading_views import sheet_of
+    from forcebuilder.sheets import sheet_of
 
     # How many choices one redraw tries on copies of the list (each is one validation).
     tried = sheet_of(Force.objects.get(pk=pk), with_options=True).tried

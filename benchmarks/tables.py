@@ -328,7 +328,7 @@ def main() -> int:
     from onefinity.rules.lineoffire import _board_geometry as board_geometry
     from tablegen.engine.generate import Parameters, generate_table
     from tablegen.engine.metrics import check_table
-    from tablegen.engine.packs import tournament_pack
+    from tablegen.engine.tournament import tournament_pack
     from tests.onefinity.lineoffire_reference import reference_clear
 
     results: dict[str, Any] = {

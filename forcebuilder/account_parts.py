@@ -1,4 +1,4 @@
-"""Force lists in the account pages (accounts.parts): counted, exported, imported, deleted
+"""Force lists in the account pages (accounts.part_registry): counted, exported, imported, deleted
 with the account, and the example lists for the demo account."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
-from accounts.parts import AccountFileError, AccountPart, Damaged, register
+from accounts.part_registry import AccountFileError, AccountPart, Damaged, register
 from forcebuilder.models import Force
 from onefinity.examples import example_forces
 from onefinity.rules import ForceDocumentError, ForceSpec, library, read_force_document
@@ -24,7 +24,7 @@ def _count(request: HttpRequest) -> int:
 
 
 def _export(request: HttpRequest) -> tuple[Iterator[Any], list[Damaged]]:
-    """The lists, read a few at a time as the export is written (accounts.parts)."""
+    """The lists, read a few at a time as the export is written (accounts.part_registry)."""
     damaged: list[Damaged] = []
 
     def documents() -> Iterator[Any]:

@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 
+from onefinity.forms import PasteOrUploadForm
 from onefinity.rules import ForceDocumentError, ForceSpec, library, read_force_document
 from onefinity.rules.force import MAX_NAME_LENGTH, MAX_POINTS_LIMIT
 from onefinity.rules.jsontext import JsonTextError, parse_json
@@ -46,33 +47,17 @@ class NewForceForm(forms.Form):
         return name
 
 
-class ImportForm(forms.Form):
-    document = forms.CharField(
-        label="Paste a force document (JSON)",
-        widget=forms.Textarea(attrs={"rows": 8}),
-        required=False,
-    )
-    file = forms.FileField(label="or upload a .json file", required=False)
+class ImportForm(PasteOrUploadForm):
+    paste_name = "document"
+    paste_label = "Paste a force document (JSON)"
+    paste_rows = 8
+    upload_label = "or upload a .json file"
+    document = "a force document"
+    most_bytes = MAX_IMPORT_BYTES
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        upload = cleaned.get("file")
-        text = cleaned.get("document") or ""
-        if upload is not None:
-            if upload.size > MAX_IMPORT_BYTES:
-                raise forms.ValidationError(
-                    f"That file is {upload.size:,} bytes; a force document is at most {MAX_IMPORT_BYTES:,}."
-                )
-            try:
-                text = upload.read().decode("utf-8")
-            except UnicodeDecodeError:
-                raise forms.ValidationError(
-                    "That file is not UTF-8 text, so not a force document."
-                ) from None
-        if not text.strip():
-            raise forms.ValidationError("Paste a force document or choose a file.")
-        if len(text.encode("utf-8")) > MAX_IMPORT_BYTES:
-            raise forms.ValidationError(f"A force document is at most {MAX_IMPORT_BYTES:,} bytes.")
+        cleaned = super().clean()
+        text = cleaned["pasted"]
         try:
             document = parse_json(text)
         except JsonTextError as error:

@@ -6,14 +6,25 @@ import segno
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
+from forcebuilder.models import Force
 from forcebuilder.sheets import ForceSheet
 from onefinity import downloads
+from onefinity.http import HtmxHttpRequest
 
 
 def qr_svg(url: str) -> str:
     return segno.make(url, error="m").svg_inline(
         scale=3, dark="#000", light="#fff", title="Share link QR code"
     )
+
+
+def share_context(request: HtmxHttpRequest, force: Force) -> dict[str, str]:
+    """The share link and its QR code, while the list is shared (a printout of a list whose
+    sharing is off carries no dead link)."""
+    if not force.sharing:
+        return {"share_url": "", "qr": ""}
+    share_url = request.build_absolute_uri(force.get_share_url())
+    return {"share_url": share_url, "qr": qr_svg(share_url)}
 
 
 def roster_text(sheet: ForceSheet, share_url: str) -> str:

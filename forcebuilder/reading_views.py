@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
 from typing import Any
 
 from django.contrib import messages
@@ -22,30 +21,14 @@ from accounts.ownership import (
 from forcebuilder.forms import ImportForm
 from forcebuilder.jobs import list_print_job, printout, worker_prints
 from forcebuilder.models import Force
-from forcebuilder.printing import qr_svg, roster_text
-from forcebuilder.sheets import ForceSheet, force_sheet
+from forcebuilder.printing import roster_text, share_context
+from forcebuilder.sheets import force_sheet, sheet_of
 from jobs.running import JobsBusy, busy_page, refuse_fresh_work
 from jobs.views import download_job_file
 from onefinity.downloads import attachment, download, printed_once
 from onefinity.examples import ExampleForce, example_forces
 from onefinity.http import HtmxHttpRequest
-from onefinity.rules import ForceSpec, force_document, library, validate_force
-from onefinity.rules.validation import Report
-
-
-def sheet_of(
-    force: Force,
-    with_options: bool = False,
-    loadout_for: str | None = None,
-    open_keys: Collection[str] = (),
-    checked: tuple[ForceSpec, Report] | None = None,
-) -> ForceSheet:
-    """The list's sheet, from the list and verdict an edit made (``checked``) or as stored."""
-    spec, report = checked or force.checked()
-    return force_sheet(
-        spec, report, with_options=with_options, loadout_for=loadout_for, open_keys=open_keys
-    )
-
+from onefinity.rules import force_document, library, validate_force
 
 # --- Reading a list: by its owner, or by anyone with the share link --------------------------
 
@@ -56,15 +39,6 @@ def _readable(request: HtmxHttpRequest, pk: int | None, code: str | None) -> For
     if pk is None:
         raise Http404("No such list")
     return get_owned_or_404(request, Force, pk)
-
-
-def share_context(request: HtmxHttpRequest, force: Force) -> dict[str, str]:
-    """The share link and its QR code, while the list is shared (a printout of a list whose
-    sharing is off carries no dead link)."""
-    if not force.sharing:
-        return {"share_url": "", "qr": ""}
-    share_url = request.build_absolute_uri(force.get_share_url())
-    return {"share_url": share_url, "qr": qr_svg(share_url)}
 
 
 def _roster_context(request: HtmxHttpRequest, force: Force) -> dict[str, Any]:

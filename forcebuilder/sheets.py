@@ -15,6 +15,7 @@ from typing import Any
 
 from forcebuilder import edits
 from forcebuilder.choices import Judge
+from forcebuilder.models import Force
 from forcebuilder.naming import unit_label, unit_type_name
 from onefinity.rules import (
     ForceSpec,
@@ -22,6 +23,7 @@ from onefinity.rules import (
     Report,
     TrooperProfile,
     TrooperSpec,
+    UnitSpec,
     allowed_entries,
     library,
     trooper_profile,
@@ -433,102 +435,133 @@ def force_sheet(
     ``loadout_for`` (a trooper's path) the troopers whose row is open, with their class
     menu and loadout picker.
     """
-    ruleset = library().get_or_current(spec.ruleset)
-    faction = ruleset.factions.get(spec.faction)
-    by_path: dict[str, list[Issue]] = {}
-    by_item: dict[str, str] = {}
-    for issue in report.issues:
-        owner = _owner(issue.path)
-        by_path.setdefault(owner, []).append(issue)
-        if owner != issue.path and issue.severity == "error":
-            by_item.setdefault(issue.path, issue.message)
-    # Choices are tried only where the page shows them: the editor's add buttons
-    # (with_options) and the open troopers' class menus and pickers.
-    judge = Judge(spec, report, ruleset)
+    return _SheetBuilder(spec, report, with_options, loadout_for, open_keys).force()
 
-    units = []
-    costs = report.cost.units if report.cost else ()
-    for u_index, unit in enumerate(spec.units):
+
+class _SheetBuilder:
+    """One list's sheet being laid out: the report's issues by the unit or trooper they
+    concern, and the judge that tries each choice the page shows."""
+
+    def __init__(
+        self,
+        spec: ForceSpec,
+        report: Report,
+        with_options: bool,
+        loadout_for: str | None,
+        open_keys: Collection[str],
+    ) -> None:
+        self.spec, self.report = spec, report
+        self.with_options, self.loadout_for, self.open_keys = with_options, loadout_for, open_keys
+        self.ruleset = library().get_or_current(spec.ruleset)
+        self.faction = self.ruleset.factions.get(spec.faction)
+        self.by_path: dict[str, list[Issue]] = {}
+        self.by_item: dict[str, str] = {}
+        for issue in report.issues:
+            owner = _owner(issue.path)
+            self.by_path.setdefault(owner, []).append(issue)
+            if owner != issue.path and issue.severity == "error":
+                self.by_item.setdefault(issue.path, issue.message)
+        # Choices are tried only where the page shows them: the editor's add buttons
+        # (with_options) and the open troopers' class menus and pickers.
+        self.judge = Judge(spec, report, self.ruleset)
+        self.costs = report.cost.units if report.cost else ()
+
+    def force(self) -> ForceSheet:
+        ruleset, judge = self.ruleset, self.judge
+        units = [self.unit(u_index, unit) for u_index, unit in enumerate(self.spec.units)]
+        force_issues = [
+            i
+            for path, issues in self.by_path.items()
+            if not path.startswith("units[")
+            for i in issues
+        ]
+        drawn = ForceSheet(self.spec, ruleset, self.faction, self.report, units, force_issues)
+        if self.with_options:
+            drawn.unit_type_choices = [
+                UnitTypeChoice(
+                    unit_type,
+                    unit_type_name(unit_type.id, ruleset),
+                    judge.reason(_change(edits.add_unit, unit_type.id, ruleset)),
+                )
+                for unit_type in ruleset.unit_types.values()
+            ]
+        drawn.tried = judge.tried_in_all
+        return drawn
+
+    def unit(self, u_index: int, unit: UnitSpec) -> UnitSheet:
+        ruleset, judge, costs = self.ruleset, self.judge, self.costs
         unit_path = f"units[{u_index}]"
         unit_type = ruleset.unit_types.get(unit.type)
-        troopers = []
-        for t_index, trooper in enumerate(unit.troopers):
-            path = f"{unit_path}.troopers[{t_index}]"
-            points = costs[u_index].troopers[t_index] if costs else 0
-            sheet = TrooperSheet(
-                index=t_index,
-                path=path,
-                name=trooper.name,
-                trooper_class=ruleset.trooper_classes.get(trooper.trooper_class),
-                class_id=trooper.trooper_class,
-                profile=trooper_profile(trooper, unit, faction, ruleset, points),
-                points=points,
-                issues=by_path.get(path, []),
-                weapons=_lookup(ruleset.weapons, trooper.weapons),
-                equipment=_lookup(ruleset.equipment, trooper.equipment),
-                abilities=_lookup(ruleset.abilities, trooper.abilities),
-                key=trooper.id or f"t.{u_index}.{t_index}",
-                spec=trooper,
-            )
-            sheet.open = sheet.key in open_keys or path == loadout_for
-            if sheet.open:
-                sheet.class_choices = _class_choices(judge, u_index, t_index, trooper)
-            if sheet.open and unit_type is not None:
-                sheet.picker = _picker(
-                    judge,
-                    ruleset,
-                    faction,
-                    unit_type,
-                    u_index,
-                    t_index,
-                    trooper,
-                    by_item,
-                )
-            troopers.append(sheet)
-        unit_sheet = UnitSheet(
+        troopers = [
+            self.trooper(u_index, t_index, unit, unit_type) for t_index in range(len(unit.troopers))
+        ]
+        sheet = UnitSheet(
             index=u_index,
             path=unit_path,
             name=unit.name,
             type_id=unit.type,
             unit_type=unit_type,
             points=costs[u_index].total if costs else 0,
-            issues=by_path.get(unit_path, []),
+            issues=self.by_path.get(unit_path, []),
             troopers=troopers,
             skills=_lookup(ruleset.unit_skills, unit.skills),
             key=unit.id or f"u.{u_index}",
-            short_label=unit_label(spec, u_index, ruleset),
+            short_label=unit_label(self.spec, u_index, ruleset),
             type_name=unit_type_name(unit.type, ruleset),
             groups=_groups(troopers),
         )
-        unit_sheet.open = unit_sheet.key in open_keys
-        if with_options:
-            unit_sheet.add_reason = judge.reason(_change(edits.add_trooper, u_index))
-            for group in unit_sheet.groups:
+        sheet.open = sheet.key in self.open_keys
+        if self.with_options:
+            sheet.add_reason = judge.reason(_change(edits.add_trooper, u_index))
+            for group in sheet.groups:
                 group.add_reason = judge.reason(
                     _change(edits.duplicate_trooper, u_index, group.last.index)
                 )
-        if unit_sheet.open:
-            unit_sheet.duplicate_reason = judge.reason(_change(edits.duplicate_unit, u_index))
+        if sheet.open:
+            sheet.duplicate_reason = judge.reason(_change(edits.duplicate_unit, u_index))
             if unit_type is not None:
-                unit_sheet.skill_options = _skill_options(
-                    judge, ruleset, u_index, unit.skills, by_item, unit_path
+                sheet.skill_options = _skill_options(
+                    judge, ruleset, u_index, unit.skills, self.by_item, unit_path
                 )
-        units.append(unit_sheet)
-    force_issues = [
-        i for path, issues in by_path.items() if not path.startswith("units[") for i in issues
-    ]
-    drawn = ForceSheet(spec, ruleset, faction, report, units, force_issues)
-    if with_options:
-        drawn.unit_type_choices = [
-            UnitTypeChoice(
+        return sheet
+
+    def trooper(
+        self, u_index: int, t_index: int, unit: UnitSpec, unit_type: UnitType | None
+    ) -> TrooperSheet:
+        ruleset, costs = self.ruleset, self.costs
+        trooper = unit.troopers[t_index]
+        path = f"units[{u_index}].troopers[{t_index}]"
+        points = costs[u_index].troopers[t_index] if costs else 0
+        sheet = TrooperSheet(
+            index=t_index,
+            path=path,
+            name=trooper.name,
+            trooper_class=ruleset.trooper_classes.get(trooper.trooper_class),
+            class_id=trooper.trooper_class,
+            profile=trooper_profile(trooper, unit, self.faction, ruleset, points),
+            points=points,
+            issues=self.by_path.get(path, []),
+            weapons=_lookup(ruleset.weapons, trooper.weapons),
+            equipment=_lookup(ruleset.equipment, trooper.equipment),
+            abilities=_lookup(ruleset.abilities, trooper.abilities),
+            key=trooper.id or f"t.{u_index}.{t_index}",
+            spec=trooper,
+        )
+        sheet.open = sheet.key in self.open_keys or path == self.loadout_for
+        if sheet.open:
+            sheet.class_choices = _class_choices(self.judge, u_index, t_index, trooper)
+        if sheet.open and unit_type is not None:
+            sheet.picker = _picker(
+                self.judge,
+                ruleset,
+                self.faction,
                 unit_type,
-                unit_type_name(unit_type.id, ruleset),
-                judge.reason(_change(edits.add_unit, unit_type.id, ruleset)),
+                u_index,
+                t_index,
+                trooper,
+                self.by_item,
             )
-            for unit_type in ruleset.unit_types.values()
-        ]
-    drawn.tried = judge.tried_in_all
-    return drawn
+        return sheet
 
 
 def _change(edit: Callable[..., ForceSpec], *args: Any) -> Callable[[ForceSpec], ForceSpec]:
@@ -671,3 +704,17 @@ def _skill_options(
 def _with_skill(spec: ForceSpec, skill: str) -> ForceSpec:
     """The list (cut down to one unit) with ``skill`` added to its unit's skills."""
     return edits.set_unit_skills(spec, 0, [*spec.units[0].skills, skill])
+
+
+def sheet_of(
+    force: Force,
+    with_options: bool = False,
+    loadout_for: str | None = None,
+    open_keys: Collection[str] = (),
+    checked: tuple[ForceSpec, Report] | None = None,
+) -> ForceSheet:
+    """The list's sheet, from the list and verdict an edit made (``checked``) or as stored."""
+    spec, report = checked or force.checked()
+    return force_sheet(
+        spec, report, with_options=with_options, loadout_for=loadout_for, open_keys=open_keys
+    )

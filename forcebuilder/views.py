@@ -22,8 +22,9 @@ from forcebuilder.edits import EditError
 from forcebuilder.forms import NewForceForm
 from forcebuilder.models import Force
 from forcebuilder.odds import OddsPanel
+from forcebuilder.printing import share_context
 from forcebuilder.problems import problems
-from forcebuilder.reading_views import share_context, sheet_of
+from forcebuilder.sheets import sheet_of
 from onefinity.http import HtmxHttpRequest, page_version, stale_words
 from onefinity.rules import (
     ForceDocumentError,

@@ -6,7 +6,7 @@ owner. Now it is written a record at a time and kept a part at a time (bounded m
 never refused for its size: it is made from what the account stores, which the storage
 quota bounds (JobKind.bounded_by_storage).
 
-The export reads the owner's things through the account parts (accounts.parts), which ask
+The export reads the owner's things through the account parts (accounts.part_registry), which ask
 a request whose owner they are; the worker has none, so the job carries the owner (the
 account, or the browser's token) and the export reads through a request that names it.
 """
@@ -24,7 +24,7 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import redirect
 from django.views.decorators.http import require_GET
 
-from accounts.everything import everything_document
+from accounts.account_views import everything_document
 from accounts.ownership import SESSION_KEY, QuotaExceeded, anonymous_owner, owned, owned_models
 from jobs.kinds import JobKind, JobOutput, Progress, register
 from jobs.models import Job

@@ -44,6 +44,13 @@ import urllib.request
 from collections import Counter, defaultdict
 from typing import Any
 
+from forcebuilder.actions import ACTIONS
+
+# Every action the editor has, drawn from the editor itself: a new one is tried at once.
+EDITOR_ACTIONS = sorted(ACTIONS)
+# What remove-item takes away: a trooper's items or a unit's skills.
+ITEM_KINDS = ["weapons", "equipment", "abilities", "skills"]
+
 VERSION = re.compile(rb'name="version" value="(\d+)"')
 FORCE_ID = re.compile(rb'href="/forces/(\d+)/"')
 TABLE_ID = re.compile(rb'href="/tables/(\d+)/"')
@@ -413,23 +420,7 @@ class Browser:
             self.event_case(kind, everyone)
             return
         if kind < 7:
-            action = rng.choice(
-                [
-                    "settings",
-                    "add-unit",
-                    "remove-unit",
-                    "duplicate-unit",
-                    "rename-unit",
-                    "unit-skills",
-                    "add-trooper",
-                    "remove-trooper",
-                    "duplicate-trooper",
-                    "rename-trooper",
-                    "set-class",
-                    "loadout",
-                    "nonsense",
-                ]
-            )
+            action = rng.choice([*EDITOR_ACTIONS, "nonsense"])
             fields = {
                 "action": action,
                 "version": version,
@@ -444,6 +435,8 @@ class Browser:
                 "weapons": [item, rng.choice(IDS)],
                 "abilities": [item],
                 "equipment": [item],
+                "kind": rng.choice([*ITEM_KINDS, text]),
+                "item": item,
             }
             self.send("POST", f"/forces/{force}/edit/", fields, htmx=rng.random() < 0.7)
         elif kind == 7:

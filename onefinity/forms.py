@@ -86,3 +86,52 @@ def _bounded(label: str, most: int, help_text: str = "") -> forms.IntegerField:
             "invalid": "Enter a whole number.",
         },
     )
+
+
+class PasteOrUploadForm(forms.Form):
+    """A document pasted into a text box or uploaded as its file, read one way for every
+    import: the file bounded in bytes before it is read and read as UTF-8, the pasted text
+    bounded in bytes too, and one message when neither came. A subclass names its pasted
+    field and the document in its own words; `clean` leaves the text as `pasted`."""
+
+    paste_name = "text"
+    paste_label = "Paste it"
+    paste_rows = 6
+    upload_label = "or upload its file"
+    # The document in words, with its article: "a force document".
+    document = "a document"
+    most_bytes = 20_000
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields[self.paste_name] = forms.CharField(
+            label=self.paste_label,
+            required=False,
+            widget=forms.Textarea(attrs={"rows": self.paste_rows}),
+        )
+        self.fields["file"] = forms.FileField(label=self.upload_label, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        upload = cleaned.get("file")
+        text = cleaned.get(self.paste_name) or ""
+        most, document = self.most_bytes, self.document
+        if upload is not None:
+            if upload.size > most:
+                raise forms.ValidationError(
+                    f"That file is {upload.size:,} bytes; {document} is at most {most:,}."
+                )
+            try:
+                text = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(
+                    f"That file is not UTF-8 text, so not {document}."
+                ) from None
+        if not text.strip():
+            raise forms.ValidationError(f"Paste {document} or choose its file.")
+        if len(text.encode("utf-8")) > most:
+            raise forms.ValidationError(
+                f"{document[0].upper()}{document[1:]} is at most {most:,} bytes."
+            )
+        cleaned["pasted"] = text
+        return cleaned

@@ -1,4 +1,4 @@
-"""Tables and terrain boxes in the account pages (accounts.parts): counted, exported,
+"""Tables and terrain boxes in the account pages (accounts.part_registry): counted, exported,
 imported, deleted with the account, and two generated tables for the demo account. (Packs
 are not part of the file: they are made again from their parameters.)"""
 
@@ -11,7 +11,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
-from accounts.parts import AccountFileError, AccountPart, Damaged, register
+from accounts.part_registry import AccountFileError, AccountPart, Damaged, register
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.boxes import EMPTY_BOX, Box, BoxError, box_document, read_new_box
@@ -39,7 +39,7 @@ def _count(request: HttpRequest) -> int:
 
 
 def _export(request: HttpRequest) -> tuple[Iterator[Any], list[Damaged]]:
-    """The tables, read a few at a time as the export is written (accounts.parts)."""
+    """The tables, read a few at a time as the export is written (accounts.part_registry)."""
     damaged: list[Damaged] = []
 
     def documents() -> Iterator[Any]:

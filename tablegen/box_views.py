@@ -19,12 +19,6 @@ from tablegen.forms import BoxForm, BoxImportForm
 from tablegen.models import TerrainBox
 
 
-def box_choices(request: HtmxHttpRequest) -> list[tuple[str, str]]:
-    """The owner's terrain boxes as the generate and pack forms offer them (an empty one,
-    stored before empty boxes were refused, would read as "no box": it is not offered)."""
-    return [(box.encoded(), box.name) for box in owned(request, TerrainBox) if box.pieces]
-
-
 def _pictures(form: BoxForm) -> dict[str, str]:
     return {piece.id: piece_svg(piece) for piece in form.library.pieces.values()}
 

@@ -7,6 +7,9 @@ from typing import Any
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 
+from accounts.ownership import owned
+from onefinity.forms import PasteOrUploadForm
+from onefinity.http import HtmxHttpRequest
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS
 from onefinity.rules.jsontext import JsonTextError, parse_json
@@ -22,9 +25,10 @@ from tablegen.engine.boxes import (
 )
 from tablegen.engine.generate import SYMMETRIES, Parameters
 from tablegen.engine.library import terrain_library
-from tablegen.engine.packs import MAX_PACK
 from tablegen.engine.render import kinds
 from tablegen.engine.tables import MAX_NAME_LENGTH, TableDocumentError, read_name
+from tablegen.engine.tournament import MAX_PACK
+from tablegen.models import TerrainBox
 
 # A hex as a stroke names it: "q,r" (the board's coordinates are far below 6 digits).
 HEX_SPOT = re.compile(r"(-?[0-9]{1,6}),(-?[0-9]{1,6})")
@@ -267,33 +271,21 @@ class BoxForm(forms.Form):
         ]
 
 
-class BoxImportForm(forms.Form):
+# The largest terrain box document imported.
+MAX_BOX_BYTES = 20_000
+
+
+class BoxImportForm(PasteOrUploadForm):
     """A terrain box document, pasted or uploaded."""
 
-    text = forms.CharField(
-        label="Paste a terrain box (JSON)", required=False, widget=forms.Textarea(attrs={"rows": 6})
-    )
-    file = forms.FileField(label="Or upload one", required=False)
-
-    MAX_BYTES = 20_000
+    paste_label = "Paste a terrain box (JSON)"
+    upload_label = "Or upload one"
+    document = "a terrain box"
+    most_bytes = MAX_BOX_BYTES
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        upload = data.get("file")
-        text = data.get("text") or ""
-        if upload is not None:
-            if upload.size > self.MAX_BYTES:
-                raise forms.ValidationError(
-                    f"That file is {upload.size:,} bytes; a terrain box is at most {self.MAX_BYTES:,}."
-                )
-            try:
-                text = upload.read().decode("utf-8")
-            except UnicodeDecodeError:
-                raise forms.ValidationError("That file is not UTF-8 text.") from None
-        if not text.strip():
-            raise forms.ValidationError("Paste a terrain box or choose its file.")
-        if len(text) > self.MAX_BYTES:
-            raise forms.ValidationError(f"A terrain box is at most {self.MAX_BYTES:,} characters.")
+        data = super().clean()
+        text = data["pasted"]
         try:
             document = parse_json(text)
         except JsonTextError as error:
@@ -308,3 +300,9 @@ class BoxImportForm(forms.Form):
                 f"This is not a terrain box: {where}{error.problem}."
             ) from None
         return data
+
+
+def box_choices(request: HtmxHttpRequest) -> list[tuple[str, str]]:
+    """The owner's terrain boxes as the generate and pack forms offer them (an empty one,
+    stored before empty boxes were refused, would read as "no box": it is not offered)."""
+    return [(box.encoded(), box.name) for box in owned(request, TerrainBox) if box.pieces]

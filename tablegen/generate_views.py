@@ -20,7 +20,6 @@ from jobs.running import JobsBusy, busy_page
 from onefinity.http import HtmxHttpRequest
 from onefinity.rules.hexgrid import Board, rows_by_columns
 from tablegen import jobs as table_jobs
-from tablegen.box_views import box_choices
 from tablegen.engine.boxfit import Advice
 from tablegen.engine.generate import (
     GenerationError,
@@ -31,7 +30,7 @@ from tablegen.engine.generate import (
 )
 from tablegen.engine.metrics import TableReport, check_table
 from tablegen.engine.tables import MAX_NAME_LENGTH, TableSpec, read_table_document
-from tablegen.forms import EmptyBoardForm, GenerateForm
+from tablegen.forms import EmptyBoardForm, GenerateForm, box_choices
 from tablegen.jobs import generation_job, generation_result
 from tablegen.maps import map_context
 from tablegen.models import Table

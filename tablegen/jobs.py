@@ -33,11 +33,12 @@ from tablegen.engine.generate import (
 from tablegen.engine.library import terrain_library
 from tablegen.engine.tables import TableSpec, table_document
 from tablegen.models import Pack, Table
+from tablegen.packs.steps import advance
 from tablegen.printing import setup_pdf
 
 
 def make_pack(job: Job, progress: Progress) -> None:
-    """Every step of the pack (tablegen.packwork), one after another until its PDF is
+    """Every step of the pack (tablegen.packs.steps), one after another until its PDF is
     kept: its tables, their measures, its setup sheets, the PDF put together. Each step is
     a compare-and-swap on the pack, so a second worker (or an old page still stepping it)
     never spoils it; a pack that stops (a terrain box that makes no table) says why itself."""
@@ -47,7 +48,7 @@ def make_pack(job: Job, progress: Progress) -> None:
     total = 2 * pack.count + 1
     while pack.measured < pack.made or not (pack.pdf_ready or pack.error):
         try:
-            pack.advance()
+            advance(pack)
         except DamagedRecord as damaged:
             raise JobRefused(f"The pack no longer reads: {damaged.problem}.") from None
         if not type(pack).objects.filter(pk=pack.pk).exists():

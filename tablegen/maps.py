@@ -19,9 +19,9 @@ from urllib.parse import quote_plus
 
 from django.utils.http import urlencode
 
+from onefinity.rules.bounded_cache import Recent
 from onefinity.rules.hexgrid import Hex
 from onefinity.rules.lineoffire import line_of_fire
-from onefinity.rules.recent import Recent
 from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import whole_number
 from tablegen.engine.edits import EditError, footprint, mapping, remove_piece, stamp
@@ -59,7 +59,7 @@ MAP_ID = "table-map"
 # and sends with each edit: the edit's answer is then what changed on the map (a few hexes)
 # instead of the whole map. A token is made for one drawing, so a page sending it shows
 # exactly that map. Another process's token, or one forgotten, gets the whole map.
-# (onefinity.rules.recent says why a process keeps them, and how they are bounded.)
+# (onefinity.rules.bounded_cache says why a process keeps them, and how they are bounded.)
 _DRAWN: Recent[str, tuple[int, DrawnMap]] = Recent(most=32)
 
 
@@ -482,6 +482,218 @@ def piece_palette(
     ]
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """The view a request asks for, read once: the mode, the hexes it names, the brush and
+    symmetric editing."""
+
+    mode: str
+    source: Hex | None
+    target: Hex | None
+    selected: Hex | None
+    brush: Brush
+    symmetry: str
+
+    @property
+    def painting(self) -> dict[str, str]:
+        return editing(self.brush, self.symmetry)
+
+    @property
+    def selection(self) -> dict[str, str]:
+        # Turning the piece or switching symmetry keeps the hex chosen (the page without
+        # JavaScript shows where the piece would land before it is set down).
+        if self.selected is not None and self.mode == "terrain":
+            return {"hex": spot(self.selected)}
+        return {}
+
+
+def _read_asked(
+    query: Mapping[str, str],
+    table: TableSpec,
+    rules: TableRules,
+    library: TerrainLibrary,
+    editable: bool,
+    settings: tuple[Brush, str] | None,
+) -> _Asked:
+    mode = query.get("mode", "terrain")
+    if mode not in MODES:
+        mode = "terrain"
+    if settings is not None:
+        brush, symmetry = settings
+    else:
+        brush = read_brush(query, rules, library) if editable else Brush()
+        symmetry = read_symmetry(query.get("sym"), table)
+    return _Asked(
+        mode,
+        hex_param(query.get("from"), table),
+        hex_param(query.get("to"), table),
+        hex_param(query.get("hex"), table),
+        brush,
+        symmetry,
+    )
+
+
+class _Links:
+    """The page's links: to a view of the page (`at`), and the one each hex of the map
+    carries (`link`), with everything the hex links depend on (`key`)."""
+
+    def __init__(self, base: str, asked: _Asked, editable: bool) -> None:
+        self.base, self.asked, self.editable = base, asked, editable
+        self.joiner = "&" if "?" in base else "?"
+        source = asked.source
+        self.from_hex = self._per_hex(mode="lof", **{"from": HEX})
+        self.to_hex = self._per_hex(mode="lof", to=HEX, **{"from": spot(source) if source else ""})
+        self.terrain_hex = self._per_hex(mode="terrain", hex=HEX, **asked.painting)
+        # Everything the links depend on: equal exactly when `link` gives the same links.
+        self.key = (
+            asked.mode,
+            editable,
+            base,
+            spot(source) if source else "",
+            tuple(asked.painting.items()),
+        )
+
+    def at(self, **values: str) -> str:
+        return f"{self.base}{self.joiner}{urlencode(values)}"
+
+    def _per_hex(self, **values: str) -> Callable[[Hex], str]:
+        """``at`` with the hex's spot where a value is HEX: the query encoded once, not
+        for each of 1,600 hexes (a spot "q,r" encodes as "q%2Cr")."""
+        head, _, tail = urlencode(values).partition(quote_plus(HEX))
+        base, joiner = self.base, self.joiner
+        return lambda hex_: f"{base}{joiner}{head}{hex_[0]}%2C{hex_[1]}{tail}"
+
+    def link(self, hex_: Hex) -> str:
+        mode, source = self.asked.mode, self.asked.source
+        if mode == "lof":
+            if source is None or hex_ == source:
+                return self.from_hex(hex_)
+            return self.to_hex(hex_)
+        if mode == "terrain" and self.editable:
+            return self.terrain_hex(hex_)
+        return self.from_hex(hex_)
+
+
+def _brush_context(
+    table: TableSpec,
+    rules: TableRules,
+    library: TerrainLibrary,
+    asked: _Asked,
+    links: _Links,
+    *,
+    editable: bool,
+    palette: bool,
+) -> dict[str, Any]:
+    """The palette: the brushes, the pieces to stamp, the terrain box's count, the brush's
+    piece and its outline, and symmetric editing."""
+    brush, symmetry, at = asked.brush, asked.symmetry, links.at
+    left = box_left(table, library) if editable else []
+    return {
+        "brush": brush,
+        "brushes": [
+            (key, name, swatch, at(mode="terrain", **editing(Brush(key), symmetry)))
+            for key, name, swatch in [("", "Cycle", ""), (OPEN, "Open ground", colour(None))]
+            + [(kind.id, kind.name, colour(kind.id)) for kind in kinds(rules)]
+        ]
+        if palette
+        else [],
+        "brush_colour": colour(brush.kind) if brush.paints else "",
+        "pieces": (
+            piece_palette(library, brush, at, symmetry, box_of(table, library))
+            if editable and palette
+            else []
+        ),
+        "box_left": left,
+        "box_over": [row for row in left if row["over"]],
+        "remove_href": at(mode="terrain", **editing(Brush(REMOVE), symmetry)),
+        "piece_picture": (
+            at_true_size(piece_svg(brush.piece, brush.turn, size=14)) if brush.piece else ""
+        ),
+        "rotate_href": (
+            at(mode="terrain", **editing(brush.rotated(), symmetry), **asked.selection)
+            if brush.piece is not None and len(brush.piece.turns) > 1
+            else ""
+        ),
+        # With symmetric editing, how the outline's image is found: "kind,sx,sy", the sums
+        # of the board's extreme centres (x = 2q + r, y = 3r) that the image mirrors about.
+        "image_of": _image_rule(table, symmetry) if brush.piece is not None else "",
+        # The piece's hexes turned, with their colours, for the outline under the pointer.
+        "footprint": (
+            " ".join(f"{dq},{dr},{colour(kind)}" for dq, dr, kind in brush.piece.cells(brush.turn))
+            if brush.piece is not None
+            else ""
+        ),
+        "symmetry": symmetry,
+        "symmetries": [
+            (key, name, at(mode="terrain", **editing(brush, key), **asked.selection))
+            for key, name in [("", "Off"), *SYMMETRIC_EDITING.items()]
+            if not key or table.board.symmetry(key) is not None
+        ],
+    }
+
+
+def _view_context(
+    table: TableSpec, rules: TableRules, asked: _Asked, links: _Links, drawn: Overlay
+) -> dict[str, Any]:
+    """The view shown: its mode and the modes to switch to, the hexes it names, the legend
+    and the metrics' notes."""
+    mode, brush, selected = asked.mode, asked.brush, asked.selected
+    return {
+        "mode": mode,
+        "mode_name": MODES[mode],
+        "brush_name": brush_name(brush, rules),
+        "source_place": place(table, asked.source),
+        "target_place": place(table, asked.target),
+        "selected_place": place(table, selected),
+        "modes": [(key, name, links.at(mode=key)) for key, name in MODES.items()],
+        "source": asked.source,
+        "target": asked.target,
+        "selected": selected,
+        "selected_kind": (
+            brush.kind if brush.paints else (table.kind_at(selected) if selected else None)
+        ),
+        "legend": legend(rules),
+        "notes": metric_notes(rules),
+        "heat_label": drawn.heat_label,
+        "lanes_drawn": len(drawn.lanes),
+        "kinds": [("", "Open ground")] + [(kind.id, kind.name) for kind in kinds(rules)],
+    }
+
+
+def _shown(
+    table: TableSpec,
+    report: TableReport,
+    rules: TableRules,
+    library: TerrainLibrary,
+    asked: _Asked,
+) -> tuple[Overlay, str, frozenset[Hex], str]:
+    """What the map shows over the terrain and its explanation; with a hex chosen for the
+    brush's piece (or its removal), where it would land, or why it cannot."""
+    drawn, explanation = overlay(table, report, rules, asked.mode, asked.source, asked.target)
+    landing: frozenset[Hex] = frozenset()
+    refusal = ""
+    if asked.selected is not None and asked.mode == "terrain":
+        if asked.brush.piece is not None or asked.brush.removes:
+            landing, refusal = preview(table, library, asked.brush, asked.symmetry, asked.selected)
+        drawn = problem_overlay(report, landing | {asked.selected})
+    return drawn, explanation, landing, refusal
+
+
+def _edit_context(
+    query: Mapping[str, str], table: TableSpec, asked: _Asked, edit_url: str, version: int | None
+) -> dict[str, Any]:
+    """Where an edit goes, with the brush and symmetric editing, and the version it sends."""
+    painting = asked.painting
+    stepping = shown_view(query, table) | painting
+    return {
+        "edit_url": f"{edit_url}?{urlencode(painting)}" if edit_url and painting else edit_url,
+        # Undo and redo keep the view, the brush, its turn and symmetric editing, as edits
+        # do (without JavaScript, they go back to the view they were made from).
+        "editing_query": f"?{urlencode(stepping)}" if stepping else "",
+        "version": version,
+    }
+
+
 def map_context(
     query: Mapping[str, str],
     table: TableSpec,
@@ -510,65 +722,17 @@ def map_context(
     `version` is the saved table's, carried by every edit the page sends so that an edit
     drawn from an older version is refused."""
     report = report or check_table(table, rules)
-    mode = query.get("mode", "terrain")
-    if mode not in MODES:
-        mode = "terrain"
-    source = hex_param(query.get("from"), table)
-    target = hex_param(query.get("to"), table)
-    selected = hex_param(query.get("hex"), table)
     library = terrain_library(tuple(rules.terrain))
-    if settings is not None:
-        brush, symmetry = settings
-    else:
-        brush = read_brush(query, rules, library) if editable else Brush()
-        symmetry = read_symmetry(query.get("sym"), table)
-    painting = editing(brush, symmetry)
-    drawn, explanation = overlay(table, report, rules, mode, source, target)
-    landing: frozenset[Hex] = frozenset()
-    refusal = ""
-    if selected is not None and mode == "terrain":
-        if brush.piece is not None or brush.removes:
-            landing, refusal = preview(table, library, brush, symmetry, selected)
-        drawn = problem_overlay(report, landing | {selected})
-    joiner = "&" if "?" in base else "?"
-    stepping = shown_view(query, table) | painting
-
-    def at(**values: str) -> str:
-        return f"{base}{joiner}{urlencode(values)}"
-
-    # Turning the piece or switching symmetry keeps the hex chosen (the page without
-    # JavaScript shows where the piece would land before it is set down).
-    selection = {"hex": spot(selected)} if selected is not None and mode == "terrain" else {}
-
-    def per_hex(**values: str) -> Callable[[Hex], str]:
-        """``at`` with the hex's spot where a value is HEX: the query encoded once, not
-        for each of 1,600 hexes (a spot "q,r" encodes as "q%2Cr")."""
-        head, _, tail = urlencode(values).partition(quote_plus(HEX))
-        return lambda hex_: f"{base}{joiner}{head}{hex_[0]}%2C{hex_[1]}{tail}"
-
-    from_hex = per_hex(mode="lof", **{"from": HEX})
-    to_hex = per_hex(mode="lof", to=HEX, **{"from": spot(source) if source else ""})
-    terrain_hex = per_hex(mode="terrain", hex=HEX, **painting)
-
-    # Everything the links depend on: equal exactly when `link` gives the same links.
-    link_key = (mode, editable, base, spot(source) if source else "", tuple(painting.items()))
-
-    def link(hex_: Hex) -> str:
-        if mode == "lof":
-            if source is None or hex_ == source:
-                return from_hex(hex_)
-            return to_hex(hex_)
-        if mode == "terrain" and editable:
-            return terrain_hex(hex_)
-        return from_hex(hex_)
-
+    asked = _read_asked(query, table, rules, library, editable, settings)
+    drawn, explanation, landing, refusal = _shown(table, report, rules, library, asked)
+    links = _Links(base, asked, editable)
     drawn_map = draw_map(
         table,
         drawn,
-        link,
-        title=f"{table.name}: {MODES[mode]}",
+        links.link,
+        title=f"{table.name}: {MODES[asked.mode]}",
         rules=rules,
-        link_key=link_key,
+        link_key=links.key,
         element_id=MAP_ID if editable else "",
         before=drawn_before,
     )
@@ -581,72 +745,12 @@ def map_context(
         # Joined (584 KB on a 40 x 40 board) only if the page draws it whole.
         "picture": lambda: drawn_map.svg,
         "map_patch": drawn_map.patch(drawn_before) if drawn_before is not None else None,
-        "mode": mode,
-        "mode_name": MODES[mode],
-        "brush_name": brush_name(brush, rules),
-        "source_place": place(table, source),
-        "target_place": place(table, target),
-        "selected_place": place(table, selected),
-        "modes": [(key, name, at(mode=key)) for key, name in MODES.items()],
         "base": base,
-        "source": source,
-        "target": target,
-        "selected": selected,
-        "selected_kind": (
-            brush.kind if brush.paints else (table.kind_at(selected) if selected else None)
-        ),
-        "brush": brush,
-        "brushes": [
-            (key, name, swatch, at(mode="terrain", **editing(Brush(key), symmetry)))
-            for key, name, swatch in [("", "Cycle", ""), (OPEN, "Open ground", colour(None))]
-            + [(kind.id, kind.name, colour(kind.id)) for kind in kinds(rules)]
-        ]
-        if palette
-        else [],
-        "brush_colour": colour(brush.kind) if brush.paints else "",
-        "pieces": (
-            piece_palette(library, brush, at, symmetry, box_of(table, library))
-            if editable and palette
-            else []
-        ),
-        "box_left": (left := box_left(table, library) if editable else []),
-        "box_over": [row for row in left if row["over"]],
-        "remove_href": at(mode="terrain", **editing(Brush(REMOVE), symmetry)),
-        "piece_picture": (
-            at_true_size(piece_svg(brush.piece, brush.turn, size=14)) if brush.piece else ""
-        ),
-        "rotate_href": (
-            at(mode="terrain", **editing(brush.rotated(), symmetry), **selection)
-            if brush.piece is not None and len(brush.piece.turns) > 1
-            else ""
-        ),
-        # With symmetric editing, how the outline's image is found: "kind,sx,sy", the sums
-        # of the board's extreme centres (x = 2q + r, y = 3r) that the image mirrors about.
-        "image_of": _image_rule(table, symmetry) if brush.piece is not None else "",
-        # The piece's hexes turned, with their colours, for the outline under the pointer.
-        "footprint": (
-            " ".join(f"{dq},{dr},{colour(kind)}" for dq, dr, kind in brush.piece.cells(brush.turn))
-            if brush.piece is not None
-            else ""
-        ),
         "landing": landing,
         "refusal": refusal,
         "explanation": explanation,
         "editable": editable,
-        "symmetry": symmetry,
-        "symmetries": [
-            (key, name, at(mode="terrain", **editing(brush, key), **selection))
-            for key, name in [("", "Off"), *SYMMETRIC_EDITING.items()]
-            if not key or table.board.symmetry(key) is not None
-        ],
-        "edit_url": f"{edit_url}?{urlencode(painting)}" if edit_url and painting else edit_url,
-        # Undo and redo keep the view, the brush, its turn and symmetric editing, as edits
-        # do (without JavaScript, they go back to the view they were made from).
-        "editing_query": f"?{urlencode(stepping)}" if stepping else "",
-        "version": version,
-        "legend": legend(rules),
-        "notes": metric_notes(rules),
-        "heat_label": drawn.heat_label,
-        "lanes_drawn": len(drawn.lanes),
-        "kinds": [("", "Open ground")] + [(kind.id, kind.name) for kind in kinds(rules)],
+        **_edit_context(query, table, asked, edit_url, version),
+        **_view_context(table, rules, asked, links, drawn),
+        **_brush_context(table, rules, library, asked, links, editable=editable, palette=palette),
     }

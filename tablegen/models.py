@@ -25,10 +25,9 @@ from accounts.ownership import (
 from accounts.storage import check_room
 from onefinity.fastjson import DocumentDecoder, DocumentEncoder
 from onefinity.rules import current_ruleset
+from onefinity.rules.bounded_cache import Recent
 from onefinity.rules.hexgrid import Hex
-from onefinity.rules.recent import Recent
 from onefinity.rules.ruleset import TableRules
-from tablegen import packwork
 from tablegen.engine import edits
 from tablegen.engine.boxes import (
     BOX_FORMAT,
@@ -43,7 +42,6 @@ from tablegen.engine.edits import EditError, next_kind, paint
 from tablegen.engine.generate import Parameters
 from tablegen.engine.library import TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport, check_table, report_summary
-from tablegen.engine.packs import PackState
 from tablegen.engine.repair import repair_name, repair_table_document
 from tablegen.engine.tables import (
     TableDocumentError,
@@ -52,13 +50,14 @@ from tablegen.engine.tables import (
     read_table_document,
     table_document,
 )
+from tablegen.engine.tournament import PackState, aligned
 
 # The last reading of a few tables' documents in this process: the next edit of a table
 # (most often the same player's next click) finds its reading here instead of reading its
 # document again (2 ms on a 1,600-hex table), when the stored document is equal to the one
 # read, under the same rules. Keyed by table; the reader is a function of the document and
 # the rules, so an equal document reads the same. Shared by the server's threads.
-# Shared by the server's threads (onefinity.rules.recent says why and how it is bounded).
+# Shared by the server's threads (onefinity.rules.bounded_cache says why and how it is bounded).
 _READINGS: Recent[int, tuple[Any, str, TableRules, TableSpec]] = Recent(most=32)
 
 
@@ -389,7 +388,7 @@ class Pack(Owned, Shareable, Versioned):
 
     """A tournament pack: its tables generated a step at a time, then its setup sheets
     rendered a few at a time and put together once into the PDF kept for download (see
-    tablegen.packwork). Each step is a compare-and-swap on `version`, so two pages polling
+    tablegen.packs.steps). Each step is a compare-and-swap on `version`, so two pages polling
     one pack cannot both keep their work."""
 
     quota = Quota("packs", browser=10, account=50)
@@ -465,14 +464,6 @@ class Pack(Owned, Shareable, Versioned):
         self.stored_bytes = document_size(self.tables) + self.pdf_bytes + int(parts)
         Pack.objects.filter(pk=self.pk).update(stored_bytes=self.stored_bytes)
 
-    def advance(self) -> None:
-        """Do one bounded step of the pack's work, if any is left (see tablegen.packwork);
-        DamagedRecord if a stored table of the pack no longer reads."""
-        try:
-            packwork.advance(self)
-        except packwork.DamagedPack as damaged:
-            raise DamagedRecord(self, str(damaged)) from None
-
     def progress(self) -> str:
         """What is being made, for a download asked for before it exists."""
         if self.made < self.count:
@@ -514,7 +505,7 @@ class Pack(Owned, Shareable, Versioned):
 
     def swap_if_unmoved(self, **fields: Any) -> bool:
         """Write ``fields`` only if no other request moved the pack on since it was read (its
-        version grows by one); the pack is read again either way (tablegen.packwork)."""
+        version grows by one); the pack is read again either way (tablegen.packs.steps)."""
         try:
             self.swap(self.version, **fields)
             changed = True
@@ -630,12 +621,12 @@ class Pack(Owned, Shareable, Versioned):
         compare-and-swap on the pack's version (StaleVersion, nothing changed, if another
         request moved the pack on since it was loaded). The setup sheets and the PDF were
         made from the old table: they are made again. The caller has checked that `spec`
-        fits the pack (tablegen.pack_tables.fit_problems)."""
+        fits the pack (tablegen.packs.comparison.fit_problems)."""
         rules = current_ruleset().table
         document = table_document(read_table_document(table_document(spec), rules))
         tables = list(self.tables)
         tables[number - 1] = document
-        summaries = packwork.aligned(self.summaries, len(tables))
+        summaries = aligned(self.summaries, len(tables))
         summaries[number - 1] = summary
         with transaction.atomic():
             self.swap(

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from tablegen import box_views, generate_views, pack_views, views
+from tablegen import box_views, generate_views, views
+from tablegen.packs import views as pack_views
 
 app_name = "tablegen"
 

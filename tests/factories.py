@@ -10,7 +10,7 @@ from forcebuilder.models import Force
 from onefinity.rules import current_ruleset, library, read_force_document
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.generate import Parameters, generate_table
-from tablegen.engine.packs import PackState
+from tablegen.engine.tournament import PackState
 from tablegen.models import Pack, Table, TerrainBox
 
 # A legal list of the current ruleset: a Medium Infantry unit (a Hacker, a trooper with a

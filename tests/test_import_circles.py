@@ -69,3 +69,23 @@ def test_a_circle_through_a_function_or_a_package_is_found(tmp_path):
     (package / "lines.py").write_text("def see():\n    from .hexes import grid\n")
     (package / "cards.py").write_text("import game.hexes\n")
     assert two_module_circles(tmp_path, ("game",)) == {("game.hexes", "game.lines")}
+
+
+def reached(root: Path, tops: tuple[str, ...], start: str) -> set[str]:
+    """Every module of the project that importing `start` imports, directly or not."""
+    known = _modules(root, tuple(top.replace(".", "/") for top in tops))
+    graph = {name: _imports(name, path, known) for name, path in known.items()}
+    seen, todo = {start}, [start]
+    while todo:
+        for module in graph[todo.pop()] - seen:
+            seen.add(module)
+            todo.append(module)
+    return seen - {start}
+
+
+def test_the_table_models_load_no_pdf_renderer():
+    """The models are loaded by every process; the pack's printing steps (and the setup
+    sheets' renderer they use) only by those that print."""
+    loaded = reached(ROOT, PROJECT, "tablegen.models")
+    assert "tablegen.engine.tournament" in loaded  # the walk follows the imports
+    assert not loaded & {"tablegen.printing", "tablegen.packs.steps"}

@@ -9,7 +9,6 @@ import dataclasses
 import functools
 import itertools
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -68,40 +67,28 @@ from onefinity.rules.ruleset import (
     UnitType,
     frozen,
 )
+from onefinity.rules.strict_toml import StrictTable, load_toml
 from onefinity.rules.wording import WordingError, check_template
 
-_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # A problem's code: ids joined by dots, like "unit.troopers.too-many".
 _CODE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+$")
 _VERSION = re.compile(r"^\d+(?:\.\d+)*$")
 
 
-class _Reader:
+class _Reader(StrictTable):
     """Typed access to one table of the file, remembering the key path for errors."""
+
+    error = RulesetError
 
     def __init__(
         self, source: str, table: Mapping[str, Any], path: str, marks: set[str] | None = None
     ) -> None:
-        self.source = source
-        self.table = table
-        self.path = path
-        self.used: set[str] = set()
+        super().__init__(source, table, path)
         # The key paths marked provisional, shared by every reader of one file.
         self.marks: set[str] = set() if marks is None else marks
 
-    def key(self, name: str) -> str:
-        return f"{self.path}.{name}" if self.path else name
-
-    def fail(self, name: str, problem: str) -> RulesetError:
-        return RulesetError(self.source, self.key(name) if name else self.path, problem)
-
-    def _get(self, name: str, required: bool) -> Any:
-        self.used.add(name)
-        if name not in self.table:
-            if required:
-                raise self.fail(name, "missing")
-            return None
-        return self.table[name]
+    def child(self, table: Mapping[str, Any], path: str) -> _Reader:
+        return _Reader(self.source, table, path, self.marks)
 
     def integer(self, name: str, default: int | None = None, minimum: int | None = 0) -> int:
         value = self._get(name, default is None)
@@ -152,14 +139,6 @@ class _Reader:
             raise self.fail(name, f"expected a list of text, got {value!r}")
         return tuple(value)
 
-    def table_of(self, name: str, required: bool = True) -> _Reader:
-        value = self._get(name, required)
-        if value is None:
-            value = {}
-        if not isinstance(value, dict):
-            raise self.fail(name, f"expected a table, got {value!r}")
-        return _Reader(self.source, value, self.key(name), self.marks)
-
     def choice(self, name: str, options: tuple[str, ...]) -> str:
         value = self.text(name)
         if value not in options:
@@ -195,31 +174,19 @@ class _Reader:
             m == path or m.startswith(path + ".") or path.startswith(m + ".") for m in self.marks
         )
 
-    def entries(self, name: str) -> list[tuple[str, _Reader]]:
-        """The sub-tables of a table keyed by id, each id checked."""
-        container = self.table_of(name)
-        found = []
-        for entry_id in container.table:
-            if entry_id == "provisional":
-                container.provisional()
-                continue
-            if not _ID.match(entry_id):
-                raise container.fail(
-                    entry_id, "ids are lower-case words joined by hyphens, like 'heavy-infantry'"
-                )
-            found.append((entry_id, container.table_of(entry_id)))
-        if not found:
-            raise self.fail(name, "must have at least one entry")
-        return found
+    def _not_an_entry(self, name: str) -> bool:
+        # Any table may be marked provisional, a table of entries too.
+        if name == "provisional":
+            self.provisional()
+            return True
+        return False
 
     def done(self, allowed_extra: tuple[str, ...] = ()) -> None:
         """Reject keys nobody read: a misspelt key must not be silently ignored. Any table
         may be marked provisional, so the mark is read here when nothing else read it."""
         if "provisional" in self.table and "provisional" not in self.used:
             self.provisional()
-        for name in self.table:
-            if name not in self.used and name not in allowed_extra:
-                raise self.fail(name, "unknown key")
+        super().done(allowed_extra)
 
 
 _AMOUNTS = (ATTACK, DEFENSE, ENEMY_ATTACK, WOUNDS, MOVEMENT)
@@ -878,14 +845,7 @@ def _check_availability(
 
 def load_ruleset_file(path: Path) -> Ruleset:
     source = _display_name(path)
-    try:
-        with path.open("rb") as handle:
-            document = tomllib.load(handle)
-    except OSError as error:
-        raise RulesetError(source, "", f"cannot be read ({error.strerror or error})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise RulesetError(source, "", f"is not valid TOML ({error})") from None
-    return parse_ruleset(document, source)
+    return parse_ruleset(load_toml(path, RulesetError, source), source)
 
 
 def _display_name(path: Path) -> str:

@@ -301,6 +301,7 @@ document.addEventListener("htmx:afterSwap", (event) => {
     revealHelpers(event.detail.target);
     markOpenRow();
     loadoutPanel()?.scrollIntoView({ block: "nearest" });
+    keepRowAboveSheet();
     document.getElementById("loadout-title")?.focus({ preventScroll: true });
     return;
   }
@@ -324,6 +325,7 @@ document.addEventListener("htmx:afterSwap", (event) => {
     if (moved) window.scrollBy({ top: moved, behavior: "instant" });
   }
   editorState.anchor = null;
+  keepRowAboveSheet();
   revealHelpers(region);
   markBusy();
   if (editorState.hadFocus && (!document.activeElement || document.activeElement === document.body)) {
@@ -368,6 +370,31 @@ function markOpenRow() {
     row.closest(".row-item")?.classList.toggle("is-open", current);
     if (current) row.setAttribute("aria-current", "true");
     else row.removeAttribute("aria-current");
+  }
+}
+
+// On a phone the loadout is a sheet over the bottom of the screen. It never hides the row it
+// belongs to: the page scrolls the row to just below the sticky counters when the sheet
+// covers it, and where the page cannot scroll that far (a row near its end) the sheet is
+// made shorter, down to about half the screen.
+const ROW_GAP = 8;
+function keepRowAboveSheet() {
+  const panel = loadoutPanel();
+  if (!panel) return;
+  panel.style.maxHeight = "";
+  if (getComputedStyle(panel).position !== "fixed") return;
+  const row = document.getElementById(panel.dataset.row);
+  const line = row && (row.closest(".row-item") || row);
+  if (!line) return;
+  const bar = editor()?.querySelector(".counters-bar");
+  const top = (bar ? bar.getBoundingClientRect().bottom : 0) + ROW_GAP;
+  let box = line.getBoundingClientRect();
+  if (box.top >= top && box.bottom <= panel.getBoundingClientRect().top - ROW_GAP) return;
+  window.scrollBy({ top: box.top - top, behavior: "instant" });
+  box = line.getBoundingClientRect();
+  const room = window.innerHeight - box.bottom - ROW_GAP;
+  if (panel.getBoundingClientRect().top < box.bottom + ROW_GAP) {
+    panel.style.maxHeight = `${Math.max(room, window.innerHeight * 0.45)}px`;
   }
 }
 

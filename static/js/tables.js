@@ -597,6 +597,17 @@
     past.focus();
   });
 
+  // "Skip to the map": the focus goes to the map's own stop (its hex in the Tab order), not
+  // to the map's box, from which the next Tab would go to "Skip the map" first.
+  document.addEventListener("click", (event) => {
+    const skip = event.target instanceof Element && event.target.closest("a[data-to-map]");
+    const map = skip && document.getElementById(skip.getAttribute("href").slice(1));
+    if (!map || !plainClick(event)) return;
+    const hex = map.querySelector('svg.table-map > a[tabindex="0"]');
+    event.preventDefault();
+    (hex || map).focus();
+  });
+
   // A hex focused otherwise (clicked, tapped) becomes the stop.
   document.addEventListener("focusin", (event) => {
     const link = hexLink(event.target);

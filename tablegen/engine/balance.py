@@ -2,7 +2,7 @@
 with the pack when it is made, and the pack's tolerance verdict over them.
 
 A pack promises that every table's metrics lie within the tolerance of every other's
-(``packs.pack_tolerance``); the generator keeps it by accepting only tables near a centre.
+(``tournament.pack_tolerance``); the generator keeps it by accepting only tables near a centre.
 This module reads the promise back from the tables as they are, so a pack page can show it
 and a table put in by hand can be held to it.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tablegen.engine.metrics import SIDES, TableReport
-from tablegen.engine.packs import fairness
+from tablegen.engine.tournament import fairness
 
 # Rounding of the stored figures stays well inside this; a spread equal to the tolerance
 # is within it.

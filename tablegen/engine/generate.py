@@ -397,7 +397,8 @@ def _spots_within(
 
 
 class _Layout:
-    """A candidate being laid out: its terrain, its pieces and what is left in the box."""
+    """A candidate being laid out: its terrain, its pieces and what is left in the box, and
+    the moves every step makes (place, take away, make room, keep and restore a state)."""
 
     def __init__(
         self,
@@ -433,7 +434,7 @@ class _Layout:
         heights = {p: {rules.terrain[k].height for k in usable[p].kinds()} for p in self.weights}
         self._blockers = [p for p in self.weights if max(heights[p]) > 0]
         self._covers = [p for p in self.weights if max(heights[p]) == 0]
-        self._cover_set = frozenset(self._covers)
+        self.cover_set = frozenset(self._covers)
         self.enterable = {k: t.enterable for k, t in rules.terrain.items()}
         self.tall_kinds = frozenset(k for k, t in rules.terrain.items() if t.height > 0)
 
@@ -443,8 +444,6 @@ class _Layout:
 
     def height(self, kind: str | None) -> int:
         return 0 if kind is None else self.rules.terrain[kind].height
-
-    # --- Placing and taking away --------------------------------------------------------
 
     def fits(self, placements: list[dict[int, str]], piece: Piece, high: int) -> bool:
         if not placements:
@@ -514,10 +513,10 @@ class _Layout:
             if self.left is not None:
                 self.left[one.piece] += 1
 
-    def _spots(self, piece: Piece) -> Spots:
+    def spots_of(self, piece: Piece) -> Spots:
         return spots(self.board, piece, self.symmetry)
 
-    def _placeable(self, piece_id: str) -> bool:
+    def placeable(self, piece_id: str) -> bool:
         """Is one more of the piece in the box to place? With a symmetry a piece goes down
         with its twin, or alone on the centre (as its own image)."""
         if self.left is None:
@@ -525,28 +524,33 @@ class _Layout:
         left = self.left.get(piece_id, 0)
         if self.mapping is None or left >= 2:
             return left > 0
-        return left == 1 and bool(self._spots(self.library.pieces[piece_id]).centre)
+        return left == 1 and bool(self.spots_of(self.library.pieces[piece_id]).centre)
 
-    def _may_centre(self, piece_id: str) -> bool:
+    def alone(self, piece_id: str) -> bool:
+        """Is the piece the last of its kind in a box, with a symmetry? Then it stands on
+        the centre, as its own image: it has no twin."""
+        return self.mapping is not None and self.left is not None and self.left[piece_id] == 1
+
+    def may_centre(self, piece_id: str) -> bool:
         """May one of the piece stand across the centre, as its own image? Along the middle
         row (mirror) there is room for many; the centre of point symmetry holds about one
         piece, so a box's pairs stay pairs there."""
         return self.left is None or self.symmetry == "mirror" or self.left[piece_id] % 2 == 1
 
-    def _fits_size(self, piece_id: str, high: int) -> bool:
+    def fits_size(self, piece_id: str, high: int) -> bool:
         """Would one more of the piece (with its image) keep the terrain within `high`?"""
         size = len(self.library.pieces[piece_id].hexes)
         alone = self.mapping is None or (self.left is not None and self.left[piece_id] == 1)
         return len(self.terrain) + size * (1 if alone else 2) <= high
 
     def draw(self, pieces: list[str]) -> Piece | None:
-        choices = [p for p in pieces if self._placeable(p)]
+        choices = [p for p in pieces if self.placeable(p)]
         if not choices:
             return None
         weights = [self.weights[p] for p in choices]
         return self.library.pieces[self.rng.choices(choices, weights)[0]]
 
-    def _as_placements(self, spot: Spot) -> list[dict[int, str]]:
+    def as_placements(self, spot: Spot) -> list[dict[int, str]]:
         covered = dict(zip(spot.hexes, spot.kinds, strict=True))
         if spot.image is None:
             return [covered]
@@ -558,13 +562,13 @@ class _Layout:
         """Put the piece (with a symmetry, and its image) where it fits, of `tries` spots
         drawn at random (every spot when tries is 0); on the centre, as its own image, when
         `centre` or when it is the last of its kind in the box."""
-        found = self._spots(piece)
-        alone = self.mapping is not None and self.left is not None and self.left[piece.id] == 1
+        found = self.spots_of(piece)
+        alone = self.alone(piece.id)
         if (
             self.mapping is not None
             and found.centre
-            and piece.id not in self._cover_set  # the centre is for tall pieces
-            and self._may_centre(piece.id)
+            and piece.id not in self.cover_set  # the centre is for tall pieces
+            and self.may_centre(piece.id)
             and self.rng.random() < CENTRE_SHARE / 2
         ):
             centre = True  # now and then across the centre, as its own image
@@ -577,7 +581,7 @@ class _Layout:
             order = list(pool)
             self.rng.shuffle(order)
         for spot in order:
-            placements = self._as_placements(spot)
+            placements = self.as_placements(spot)
             if self.fits(placements, piece, high):
                 self.put(placements, piece)
                 return True
@@ -593,8 +597,6 @@ class _Layout:
             tuple(self.pieces),
         )
 
-    # --- Lanes ------------------------------------------------------------------------------
-
     def blockers(self) -> list[str]:
         return self._blockers
 
@@ -603,70 +605,131 @@ class _Layout:
         changes no lane."""
         return self._covers
 
-    def lane_score(self, placements: list[dict[int, str]], open_lanes: set[int]) -> int:
-        lanes = _lanes(self.board)
-        closed: set[int] = set()
-        for placement in placements:
-            for index, kind in placement.items():
-                height = self.height(kind)
-                for lane in lanes.through.get(index, ()):
-                    if lane in open_lanes and height > self._threshold(lanes.ends[lane]):
-                        closed.add(lane)
-        return len(closed)
+    def under(self, placements: list[dict[int, str]]) -> list[Placed] | None:
+        """The pieces a placement would stand on, when all of them are cover (which it then
+        replaces: cover is moved elsewhere, never under a building); None otherwise."""
+        standing = {i for p in placements for i in p}
+        covers = self.cover_set
+        under = [p for p in self.pieces if standing & set(p.hexes)]
+        return None if any(p.piece not in covers for p in under) else under
 
-    def _threshold(self, ends: tuple[int, int]) -> int:
-        return max(
-            0 if (kind := self.terrain.get(end)) is None else self.rules.terrain[kind].level
-            for end in ends
-        )
-
-    def repair(self, report: TableReport, high: int) -> bool:
-        """Close the lanes the report found with one more blocking or elevated piece; False
-        when no placement closes any."""
-        lanes = _lanes(self.board)
-        index_of = {end: k for k, end in enumerate(lanes.ends)}
-        open_lanes = {index_of[(self.board.index[a], self.board.index[b])] for a, b in report.lanes}
-        blockers = self.blockers()
-        best: tuple[int, int, list[dict[int, str]], Piece] | None = None
-        # A box has no piece to spare: its repairs look harder for the best spot.
-        for attempt in range(REPAIR_TRIES if self.left is None else 3 * REPAIR_TRIES):
-            piece = self.draw(blockers)
-            if piece is None:
-                return False
-            crossed = lanes.crossed[self.rng.choice(sorted(open_lanes))]
-            # With a symmetry, a piece may also stand across the centre as its own image
-            # (the last of its kind in a box must): half the hexes of a pair.
-            centre = self.mapping is not None and (
-                (self.left is not None and self.left[piece.id] == 1)
-                or (self._may_centre(piece.id) and self.rng.random() < CENTRE_SHARE)
-            )
-            pool = _spots_within(self.board, piece, self.symmetry, crossed, centre)
-            if not pool:
-                continue
-            placements = self._as_placements(pool[self.rng.randrange(len(pool))])
-            if not self._room(placements, piece, high):
-                continue
-            score = self.lane_score(placements, open_lanes)
-            if not score or (best is not None and score <= best[0]):
-                continue
-            before = self.snapshot()
-            self._make_room(placements, piece, high)
-            if self.fits(placements, piece, high):
-                best = (score, attempt, placements, piece)
-            self.restore(before)
-        if best is None:
+    def room(self, placements: list[dict[int, str]], piece: Piece, high: int) -> bool:
+        """Would the placement fit once the cover under it, and if need be other cover, is
+        taken away?"""
+        under = self.under(placements)
+        if under is None:
             return False
-        _, _, placements, piece = best
-        self._make_room(placements, piece, high)
-        self.put(placements, piece)
-        return True
-
-    def _open_mask(self, report: TableReport) -> int:
-        lanes = _lanes(self.board)
-        index_of = {end: k for k, end in enumerate(lanes.ends)}
-        return sum(
-            1 << index_of[(self.board.index[a], self.board.index[b])] for a, b in report.lanes
+        freed = {i for p in under for i in p.hexes}
+        needed = len(self.terrain) - len(freed) + sum(len(p) for p in placements) - high
+        standing = {i for p in placements for i in p}
+        covers = self.cover_set
+        spare = sum(
+            len(p.hexes) for p in self.pieces if p.piece in covers and not standing & set(p.hexes)
         )
+        return needed <= spare
+
+    def make_room(self, placements: list[dict[int, str]], piece: Piece, high: int) -> None:
+        for placed in self.under(placements) or []:
+            if placed in self.pieces:
+                self.take(placed)
+        covers = self.cover_set
+        added = sum(len(p) for p in placements)
+        while len(self.terrain) + added > high:
+            spare = [p for p in self.pieces if p.piece in covers]
+            if not spare:
+                return
+            self.take(self.rng.choice(spare))
+
+    def snapshot(self) -> tuple[dict[int, str], list[Placed], dict[str, int] | None]:
+        return dict(self.terrain), list(self.pieces), None if self.left is None else dict(self.left)
+
+    def restore(self, saved: tuple[dict[int, str], list[Placed], dict[str, int] | None]) -> None:
+        self.terrain, self.pieces = dict(saved[0]), list(saved[1])
+        self.left = None if saved[2] is None else dict(saved[2])
+
+    def exposure(self) -> tuple[dict[str, float], int]:
+        """Each side's exposure now, and how many edge-to-edge lanes are open: from the lines
+        between the near-edge zones only."""
+        n = len(self.board)
+        heights = np.zeros(n, dtype=np.int64)
+        levels = np.zeros(n, dtype=np.int64)
+        stands = np.ones(n, dtype=bool)
+        for index, kind in self.terrain.items():
+            terrain = self.rules.terrain[kind]
+            heights[index], levels[index], stands[index] = (
+                terrain.height,
+                terrain.level,
+                terrain.enterable,
+            )
+        return _zone_exposure(
+            _zones(self.board, self.rules.near_edge_depth), heights, levels, stands
+        )
+
+
+class _LaneCloser:
+    """Steps 2 and 3: tall pieces laid across the edge-to-edge lanes, and the lanes a check
+    finds still open closed (by a piece added, or one already down moved)."""
+
+    def __init__(self, layout: _Layout) -> None:
+        self.layout = layout
+
+    def cover_lanes(self, high: int) -> None:
+        """Lay the box's tall pieces across the lanes: each at one of the few spots that
+        cross the most lanes still open, until every lane is crossed or none is left."""
+        layout = self.layout
+        ends = len(_lanes(layout.board).ends)
+        rarity = _lane_rarity(
+            layout.board,
+            tuple(layout.library.pieces[p] for p in layout.blockers()),
+            layout.symmetry,
+            layout.tall_kinds,
+        )
+        given_up = 0
+        rounds = (
+            MIX_COVER_ROUNDS
+            if layout.left is None
+            else len(layout.pieces) + sum(layout.left.values())
+        )
+        for _ in range(rounds):
+            open_mask = self.modelled_open() & ~given_up
+            if not open_mask:
+                return
+            # The open lane the fewest spots cross first (the sides' lanes, most often), by
+            # the spot that crosses it and the most other open lanes.
+            target = min(
+                (k for k in range(ends) if open_mask >> k & 1),
+                key=lambda k: (rarity[k], layout.rng.random()),
+            )
+            pieces = self._tall_choice()
+            ranked = self._ranked_spots(open_mask, pieces, must=1 << target, top=BOX_COVER_CHOICES)
+            for _score, _, piece_id, spot, _mask in ranked[:BOX_COVER_CHOICES]:
+                piece = layout.library.pieces[piece_id]
+                placements = layout.as_placements(spot)
+                if layout.fits(placements, piece, high):
+                    layout.put(placements, piece)
+                    break
+            else:
+                given_up |= 1 << target
+
+    def modelled_open(self) -> int:
+        """The lanes no tall hex crosses, as bits (the model of lanes that closes them by
+        tall hexes alone: quick, and near enough to lay pieces by; a check says)."""
+        layout = self.layout
+        masks = _lanes(layout.board).masks
+        closed = 0
+        for index, kind in layout.terrain.items():
+            if kind in layout.tall_kinds:
+                closed |= masks[index]
+        return ((1 << len(_lanes(layout.board).ends)) - 1) & ~closed
+
+    def _tall_choice(self) -> list[str]:
+        """The tall pieces a lane is closed with: every one left in a box; from the mix, a
+        few drawn by their weights."""
+        layout = self.layout
+        if layout.left is None:
+            drawn = {layout.draw(layout.blockers()) for _ in range(MIX_REPAIR_PIECES)}
+            return sorted(p.id for p in drawn if p is not None)
+        return [p for p in layout.blockers() if layout.placeable(p)]
 
     def _ranked_spots(
         self, open_mask: int, pieces: list[str], must: int = 0, top: int | None = None
@@ -674,20 +737,21 @@ class _Layout:
         """The spots of the pieces that cross an open lane (and every lane of `must`), the
         most lanes first, ties in an order drawn from the seed; the first `top` of them.
         (Counted over all spots at once, with numpy: the lanes of each spot as words.)"""
-        salt = self.rng.getrandbits(32)
-        words = _lane_words(self.board)
+        layout = self.layout
+        salt = layout.rng.getrandbits(32)
+        words = _lane_words(layout.board)
         open_words = _as_words(open_mask, words)
         must_words = _as_words(must, words)
         found: list[tuple[str, tuple[tuple[Spot, int], ...], npt.NDArray[np.int64]]] = []
         for piece_id in pieces:
-            piece = self.library.pieces[piece_id]
-            alone = self.mapping is not None and self.left is not None and self.left[piece_id] == 1
+            piece = layout.library.pieces[piece_id]
+            alone = layout.alone(piece_id)
             ways = [True] if alone else [False]
-            if self.mapping is not None and not alone and self._may_centre(piece_id):
+            if layout.mapping is not None and not alone and layout.may_centre(piece_id):
                 ways.append(True)
             for centre in ways:
                 spots_masks, array = _spot_arrays(
-                    self.board, piece, self.symmetry, centre, self.tall_kinds
+                    layout.board, piece, layout.symmetry, centre, layout.tall_kinds
                 )
                 if not len(spots_masks):
                     continue
@@ -713,285 +777,226 @@ class _Layout:
             ranked.append((int(scores[k]), int(ties[k]), piece_id, spot, mask))
         return ranked
 
-    def modelled_open(self) -> int:
-        """The lanes no tall hex crosses, as bits (the model of lanes that closes them by
-        tall hexes alone: quick, and near enough to lay pieces by; a check says)."""
-        masks = _lanes(self.board).masks
-        closed = 0
-        for index, kind in self.terrain.items():
-            if kind in self.tall_kinds:
-                closed |= masks[index]
-        return ((1 << len(_lanes(self.board).ends)) - 1) & ~closed
+    def _open_mask(self, report: TableReport) -> int:
+        layout = self.layout
+        lanes = _lanes(layout.board)
+        index_of = {end: k for k, end in enumerate(lanes.ends)}
+        return sum(
+            1 << index_of[(layout.board.index[a], layout.board.index[b])] for a, b in report.lanes
+        )
 
-    def cover_lanes(self, high: int) -> None:
-        """Lay the box's tall pieces across the lanes: each at one of the few spots that
-        cross the most lanes still open, until every lane is crossed or none is left."""
-        ends = len(_lanes(self.board).ends)
-        rarity = _lane_rarity(
-            self.board,
-            tuple(self.library.pieces[p] for p in self._blockers),
-            self.symmetry,
-            self.tall_kinds,
+    def _lane_score(self, placements: list[dict[int, str]], open_lanes: set[int]) -> int:
+        lanes = _lanes(self.layout.board)
+        closed: set[int] = set()
+        for placement in placements:
+            for index, kind in placement.items():
+                height = self.layout.height(kind)
+                for lane in lanes.through.get(index, ()):
+                    if lane in open_lanes and height > self._threshold(lanes.ends[lane]):
+                        closed.add(lane)
+        return len(closed)
+
+    def _threshold(self, ends: tuple[int, int]) -> int:
+        terrain, rules = self.layout.terrain, self.layout.rules
+        return max(
+            0 if (kind := terrain.get(end)) is None else rules.terrain[kind].level for end in ends
         )
-        given_up = 0
-        rounds = (
-            MIX_COVER_ROUNDS if self.left is None else len(self.pieces) + sum(self.left.values())
-        )
-        for _ in range(rounds):
-            open_mask = self.modelled_open() & ~given_up
-            if not open_mask:
-                return
-            # The open lane the fewest spots cross first (the sides' lanes, most often), by
-            # the spot that crosses it and the most other open lanes.
-            target = min(
-                (k for k in range(ends) if open_mask >> k & 1),
-                key=lambda k: (rarity[k], self.rng.random()),
+
+    def repair(self, report: TableReport, high: int) -> bool:
+        """Close the lanes the report found with one more blocking or elevated piece; False
+        when no placement closes any."""
+        layout = self.layout
+        lanes = _lanes(layout.board)
+        index_of = {end: k for k, end in enumerate(lanes.ends)}
+        open_lanes = {
+            index_of[(layout.board.index[a], layout.board.index[b])] for a, b in report.lanes
+        }
+        blockers = layout.blockers()
+        best: tuple[int, int, list[dict[int, str]], Piece] | None = None
+        # A box has no piece to spare: its repairs look harder for the best spot.
+        for attempt in range(REPAIR_TRIES if layout.left is None else 3 * REPAIR_TRIES):
+            piece = layout.draw(blockers)
+            if piece is None:
+                return False
+            crossed = lanes.crossed[layout.rng.choice(sorted(open_lanes))]
+            # With a symmetry, a piece may also stand across the centre as its own image
+            # (the last of its kind in a box must): half the hexes of a pair.
+            centre = layout.mapping is not None and (
+                (layout.left is not None and layout.left[piece.id] == 1)
+                or (layout.may_centre(piece.id) and layout.rng.random() < CENTRE_SHARE)
             )
-            pieces = self._tall_choice()
-            ranked = self._ranked_spots(open_mask, pieces, must=1 << target, top=BOX_COVER_CHOICES)
-            for _score, _, piece_id, spot, _mask in ranked[:BOX_COVER_CHOICES]:
-                piece = self.library.pieces[piece_id]
-                placements = self._as_placements(spot)
-                if self.fits(placements, piece, high):
-                    self.put(placements, piece)
-                    break
-            else:
-                given_up |= 1 << target
-
-    def _tall_choice(self) -> list[str]:
-        """The tall pieces a lane is closed with: every one left in a box; from the mix, a
-        few drawn by their weights."""
-        if self.left is None:
-            drawn = {self.draw(self._blockers) for _ in range(MIX_REPAIR_PIECES)}
-            return sorted(p.id for p in drawn if p is not None)
-        return [p for p in self._blockers if self._placeable(p)]
+            pool = _spots_within(layout.board, piece, layout.symmetry, crossed, centre)
+            if not pool:
+                continue
+            placements = layout.as_placements(pool[layout.rng.randrange(len(pool))])
+            if not layout.room(placements, piece, high):
+                continue
+            score = self._lane_score(placements, open_lanes)
+            if not score or (best is not None and score <= best[0]):
+                continue
+            before = layout.snapshot()
+            layout.make_room(placements, piece, high)
+            if layout.fits(placements, piece, high):
+                best = (score, attempt, placements, piece)
+            layout.restore(before)
+        if best is None:
+            return False
+        _, _, placements, piece = best
+        layout.make_room(placements, piece, high)
+        layout.put(placements, piece)
+        return True
 
     def repair_box(self, report: TableReport, high: int) -> bool:
         """Close lanes with the box's tall pieces left: of every spot of every one of them,
         the one that crosses the most open lanes and fits (a box has few: each must count).
         From the mix, of a few tall pieces drawn by their weights."""
+        layout = self.layout
         pieces = self._tall_choice()
         for _score, _, piece_id, spot, _mask in self._ranked_spots(
             self._open_mask(report), pieces, top=BOX_REPAIR_SPOTS
         ):
-            piece = self.library.pieces[piece_id]
-            placements = self._as_placements(spot)
-            if not self._room(placements, piece, high):
+            piece = layout.library.pieces[piece_id]
+            placements = layout.as_placements(spot)
+            if not layout.room(placements, piece, high):
                 continue
-            before = self.snapshot()
-            self._make_room(placements, piece, high)
-            if self.fits(placements, piece, high):
-                self.put(placements, piece)
+            before = layout.snapshot()
+            layout.make_room(placements, piece, high)
+            if layout.fits(placements, piece, high):
+                layout.put(placements, piece)
                 return True
-            self.restore(before)
+            layout.restore(before)
         return False
 
     def relocate(self, report: TableReport, high: int) -> bool:
         """Close lanes by moving a tall piece already laid (with its image) across an open
         lane: for a box whose tall pieces are all down. False when no move closes more
         lanes than it opens."""
-        lanes = _lanes(self.board)
-        keep = set(self.elevated_first)
-        movable = [p for p in self.pieces if p.piece in self._blockers and p.piece not in keep]
+        layout = self.layout
+        lanes = _lanes(layout.board)
+        keep = set(layout.elevated_first)
+        movable = [p for p in layout.pieces if p.piece in layout.blockers() and p.piece not in keep]
         if not movable or not report.lanes:
             return False
-        _, now = self.exposure()
-        before = self.snapshot()
+        _, now = layout.exposure()
+        before = layout.snapshot()
         best: tuple[int, Any] | None = None
         masks = lanes.masks
-        tall = self.tall_kinds
-        self.rng.shuffle(movable)
+        tall = layout.tall_kinds
+        layout.rng.shuffle(movable)
         for placed in movable[:RELOCATE_PIECES]:
-            self.take(placed)
+            layout.take(placed)
             # The lanes open once it is taken away (tall hexes crossed: the bits' model).
             closed = 0
-            for index, kind in self.terrain.items():
+            for index, kind in layout.terrain.items():
                 if kind in tall:
                     closed |= masks[index]
             open_mask = ((1 << len(lanes.ends)) - 1) & ~closed
             ranked = self._ranked_spots(open_mask, [placed.piece], top=RELOCATE_SPOTS)
             for _score, _, piece_id, spot, _mask in ranked[:RELOCATE_SPOTS]:
-                piece = self.library.pieces[piece_id]
-                placements = self._as_placements(spot)
-                if not self._room(placements, piece, high):
+                piece = layout.library.pieces[piece_id]
+                placements = layout.as_placements(spot)
+                if not layout.room(placements, piece, high):
                     continue
-                moved = self.snapshot()
-                self._make_room(placements, piece, high)
-                if self.fits(placements, piece, high):
-                    self.put(placements, piece)
-                    _, after = self.exposure()
+                moved = layout.snapshot()
+                layout.make_room(placements, piece, high)
+                if layout.fits(placements, piece, high):
+                    layout.put(placements, piece)
+                    _, after = layout.exposure()
                     if after < now and (best is None or after < best[0]):
-                        best = (after, self.snapshot())
+                        best = (after, layout.snapshot())
                     break
-                self.restore(moved)
-            self.restore(before)
+                layout.restore(moved)
+            layout.restore(before)
         if best is None:
             return False
-        self.restore(best[1])
+        layout.restore(best[1])
         return True
 
-    def _under(self, placements: list[dict[int, str]]) -> list[Placed] | None:
-        """The pieces a placement would stand on, when all of them are cover (which it then
-        replaces: cover is moved elsewhere, never under a building); None otherwise."""
-        standing = {i for p in placements for i in p}
-        covers = self._cover_set
-        under = [p for p in self.pieces if standing & set(p.hexes)]
-        return None if any(p.piece not in covers for p in under) else under
 
-    def _room(self, placements: list[dict[int, str]], piece: Piece, high: int) -> bool:
-        """Would the placement fit once the cover under it, and if need be other cover, is
-        taken away?"""
-        under = self._under(placements)
-        if under is None:
-            return False
-        freed = {i for p in under for i in p.hexes}
-        needed = len(self.terrain) - len(freed) + sum(len(p) for p in placements) - high
-        standing = {i for p in placements for i in p}
-        covers = self._cover_set
-        spare = sum(
-            len(p.hexes) for p in self.pieces if p.piece in covers and not standing & set(p.hexes)
-        )
-        return needed <= spare
+class _ExposureSteer:
+    """Step 4: the sides' exposure steered into the band tables are made in, and (without
+    a symmetry) the two sides balanced, by adding or taking away blocking pieces."""
 
-    def _make_room(self, placements: list[dict[int, str]], piece: Piece, high: int) -> None:
-        for placed in self._under(placements) or []:
-            if placed in self.pieces:
-                self.take(placed)
-        covers = self._cover_set
-        added = sum(len(p) for p in placements)
-        while len(self.terrain) + added > high:
-            spare = [p for p in self.pieces if p.piece in covers]
-            if not spare:
-                return
-            self.take(self.rng.choice(spare))
+    def __init__(self, layout: _Layout) -> None:
+        self.layout = layout
 
-    # --- Balance without symmetry ---------------------------------------------------------
+    def steer(self, band: tuple[float, float], high: int) -> None:
+        """Bring the sides' exposure into the band tables are made in (so tables of one
+        setting play alike, and a pack's tables are within tolerance of each other): across
+        the middle of a table too open, a blocking or elevated piece is added; from a table
+        too closed, one is taken away, never opening a lane."""
+        layout = self.layout
+        depth = layout.rules.near_edge_depth
+        middle = list(_middle(layout.board, depth))
+        keep = set(layout.elevated_first)
 
-    def cover_counts(self) -> dict[str, int]:
-        """Each side's near-edge hexes in cover (see metrics): own hex cover, or terrain next
-        to it. Cheap: no line of fire."""
-        board, depth, terrain = self.board, self.rules.near_edge_depth, self.terrain
-        counts = {"A": 0, "B": 0}
-        for side in counts:
-            for index in _near(board, side, depth):
-                kind = terrain.get(index)
-                if kind == "cover":
-                    counts[side] += 1
-                elif kind is None or self.enterable[kind]:
-                    counts[side] += any(m in terrain for m in board.neighbours[index])
-        return counts
+        def outside(exposure: dict[str, float]) -> float:
+            return sum(max(0.0, band[0] - e, e - band[1]) for e in exposure.values())
 
-    def snapshot(self) -> tuple[dict[int, str], list[Placed], dict[str, int] | None]:
-        return dict(self.terrain), list(self.pieces), None if self.left is None else dict(self.left)
-
-    def restore(self, saved: tuple[dict[int, str], list[Placed], dict[str, int] | None]) -> None:
-        self.terrain, self.pieces = dict(saved[0]), list(saved[1])
-        self.left = None if saved[2] is None else dict(saved[2])
-
-    def balance_cover(self, low: int, high: int) -> None:
-        """Move cover pieces until the sides' cover near their edges is within the ruleset's
-        difference: cover changes no line of fire, so lanes and exposure stay as they are."""
-        covers = self.covers()
-        for _ in range(12):
-            counts = self.cover_counts()
-            gap = abs(counts["A"] - counts["B"])
-            if gap <= self.rules.cover_difference_max:
-                return
-            before = self.snapshot()
-            best: tuple[int, Any] | None = None
-            small = [p for p in covers if len(self.library.pieces[p].hexes) <= max(1, gap // 3)]
-            for attempt in range(40):
-                moved = self._cover_move(
-                    small if attempt % 2 and small else covers, counts, low, high
-                )
-                if moved and self.rng.random() < 0.5:
-                    moved = self._cover_move(covers, counts, low, high)  # a swap
-                if not moved or not low <= len(self.terrain) <= high:
-                    self.restore(before)
-                    continue
-                after = self.cover_counts()
-                score = abs(after["A"] - after["B"])
-                if score < gap and (best is None or score < best[0]):
-                    best = (score, self.snapshot())
-                self.restore(before)
-            if best is None:
-                return
-            self.restore(best[1])
-
-    def _cover_move(self, covers: list[str], counts: dict[str, int], low: int, high: int) -> bool:
-        """One random move of cover towards the side with less: take a cover piece from near
-        the other side's edge, or put one near this side's. False when none was made."""
-        weak = "A" if counts["A"] < counts["B"] else "B"
-        strong = "B" if weak == "A" else "A"
-        depth = self.rules.near_edge_depth + 1
-        spare = [p for p in self.pieces if p.piece in covers]
-        if spare and self.rng.random() < 0.5:
-            theirs = set(_near(self.board, strong, depth))
-            near = [p for p in spare if theirs.intersection(p.hexes)]
-            if near:
-                self.take(self.rng.choice(near))
-                return True
-        piece = self.draw(covers)
-        if piece is None:
-            return False
-        pool = _spots_within(
-            self.board, piece, self.symmetry, _near(self.board, weak, depth), False
-        )
-        for _ in range(min(ADD_TRIES, len(pool))):
-            placements = self._as_placements(pool[self.rng.randrange(len(pool))])
-            if self.fits(placements, piece, high):
-                self.put(placements, piece)
-                return True
-        return False
-
-    def exposure(self) -> tuple[dict[str, float], int]:
-        """Each side's exposure now, and how many edge-to-edge lanes are open: from the lines
-        between the near-edge zones only."""
-        n = len(self.board)
-        heights = np.zeros(n, dtype=np.int64)
-        levels = np.zeros(n, dtype=np.int64)
-        stands = np.ones(n, dtype=bool)
-        for index, kind in self.terrain.items():
-            terrain = self.rules.terrain[kind]
-            heights[index], levels[index], stands[index] = (
-                terrain.height,
-                terrain.level,
-                terrain.enterable,
-            )
-        return _zone_exposure(
-            _zones(self.board, self.rules.near_edge_depth), heights, levels, stands
+        everywhere = sorted(
+            set(_near(layout.board, "A", depth)) | set(_near(layout.board, "B", depth))
         )
 
-    def _exposure_move(self, kind: str, zone: list[int], high: int, keep: set[str]) -> bool:
+        def move() -> bool:
+            exposure, _ = layout.exposure()
+            if any(e > band[1] for e in exposure.values()):
+                return self._move("add", middle, high, keep)
+            return self._move("take", everywhere, high, keep)
+
+        self._improve(outside, move, rounds=STEER_ROUNDS, attempts=STEER_ATTEMPTS)
+
+    def balance(self, high: int) -> None:
+        """Shelter the more exposed side, or open up the other: add a blocking or elevated
+        piece near the more exposed side's edge, or take one away near the other's."""
+        layout = self.layout
+        limit = layout.rules.exposure_difference_max
+        depth = layout.rules.near_edge_depth + 2
+        keep = set(layout.elevated_first)
+
+        def gap(exposure: dict[str, float]) -> float:
+            return max(0.0, abs(exposure["A"] - exposure["B"]) - limit)
+
+        def move() -> bool:
+            exposure, _ = layout.exposure()
+            exposed = "A" if exposure["A"] > exposure["B"] else "B"
+            other = "B" if exposed == "A" else "A"
+            if layout.rng.random() < 0.3:
+                return self._move("take", list(_near(layout.board, other, depth)), high, keep)
+            return self._move("add", list(_near(layout.board, exposed, depth)), high, keep)
+
+        self._improve(gap, move)
+
+    def _move(self, kind: str, zone: list[int], high: int, keep: set[str]) -> bool:
         """Add a blocking or elevated piece at a random spot of `zone` ("add"), or take one
         away that stands within it ("take"); False when none was made."""
-        blockers = self.blockers()
+        layout = self.layout
+        blockers = layout.blockers()
         if kind == "take":
             spots = set(zone)
             removable = [
                 p
-                for p in self.pieces
+                for p in layout.pieces
                 if p.piece in blockers and spots & set(p.hexes) and p.piece not in keep
             ]
             if not removable:
                 return False
-            self.take(self.rng.choice(removable))
+            layout.take(layout.rng.choice(removable))
             return True
-        piece = self.draw(blockers)
+        piece = layout.draw(blockers)
         if piece is None:
             return False
-        alone = self.mapping is not None and self.left is not None and self.left[piece.id] == 1
-        pool = _spots_within(self.board, piece, self.symmetry, tuple(zone), alone)
+        alone = layout.alone(piece.id)
+        pool = _spots_within(layout.board, piece, layout.symmetry, tuple(zone), alone)
         for _ in range(min(ADD_TRIES, len(pool))):
-            placements = self._as_placements(pool[self.rng.randrange(len(pool))])
-            if not self._room(placements, piece, high):
+            placements = layout.as_placements(pool[layout.rng.randrange(len(pool))])
+            if not layout.room(placements, piece, high):
                 continue
-            before = self.snapshot()
-            self._make_room(placements, piece, high)
-            if self.fits(placements, piece, high):
-                self.put(placements, piece)
+            before = layout.snapshot()
+            layout.make_room(placements, piece, high)
+            if layout.fits(placements, piece, high):
+                layout.put(placements, piece)
                 return True
-            self.restore(before)
+            layout.restore(before)
         return False
 
     def _improve(
@@ -1003,90 +1008,124 @@ class _Layout:
     ) -> None:
         """Rounds of random moves, keeping the best that lowers `score` and opens no lane."""
         for _ in range(rounds):
-            exposure, _ = self.exposure()
+            exposure, _ = self.layout.exposure()
             now = score(exposure)
             if not now:
                 return
-            before = self.snapshot()
+            before = self.layout.snapshot()
             best: tuple[float, Any] | None = None
             for _attempt in range(attempts):
                 if moves():
-                    after, lane = self.exposure()
+                    after, lane = self.layout.exposure()
                     value = score(after)
                     if not lane and value < now and (best is None or value < best[0]):
-                        best = (value, self.snapshot())
-                self.restore(before)
+                        best = (value, self.layout.snapshot())
+                self.layout.restore(before)
             if best is None:
                 return
-            self.restore(best[1])
+            self.layout.restore(best[1])
 
-    def steer_exposure(self, band: tuple[float, float], high: int) -> None:
-        """Bring the sides' exposure into the band tables are made in (so tables of one
-        setting play alike, and a pack's tables are within tolerance of each other): across
-        the middle of a table too open, a blocking or elevated piece is added; from a table
-        too closed, one is taken away, never opening a lane."""
-        depth = self.rules.near_edge_depth
-        middle = list(_middle(self.board, depth))
-        keep = set(self.elevated_first)
 
-        def outside(exposure: dict[str, float]) -> float:
-            return sum(max(0.0, band[0] - e, e - band[1]) for e in exposure.values())
+class _CoverSteer:
+    """Step 5: the coverage asked for, reached with cover pieces, and (without a symmetry)
+    the sides' cover balanced: cover changes no line of fire."""
 
-        everywhere = sorted(set(_near(self.board, "A", depth)) | set(_near(self.board, "B", depth)))
+    def __init__(self, layout: _Layout) -> None:
+        self.layout = layout
 
-        def move() -> bool:
-            exposure, _ = self.exposure()
-            if any(e > band[1] for e in exposure.values()):
-                return self._exposure_move("add", middle, high, keep)
-            return self._exposure_move("take", everywhere, high, keep)
-
-        self._improve(outside, move, rounds=STEER_ROUNDS, attempts=STEER_ATTEMPTS)
-
-    def balance_exposure(self, high: int) -> None:
-        """Shelter the more exposed side, or open up the other: add a blocking or elevated
-        piece near the more exposed side's edge, or take one away near the other's."""
-        limit = self.rules.exposure_difference_max
-        depth = self.rules.near_edge_depth + 2
-        keep = set(self.elevated_first)
-
-        def gap(exposure: dict[str, float]) -> float:
-            return max(0.0, abs(exposure["A"] - exposure["B"]) - limit)
-
-        def move() -> bool:
-            exposure, _ = self.exposure()
-            exposed = "A" if exposure["A"] > exposure["B"] else "B"
-            other = "B" if exposed == "A" else "A"
-            if self.rng.random() < 0.3:
-                return self._exposure_move(
-                    "take", list(_near(self.board, other, depth)), high, keep
-                )
-            return self._exposure_move("add", list(_near(self.board, exposed, depth)), high, keep)
-
-        self._improve(gap, move)
-
-    # --- Coverage ------------------------------------------------------------------------------
-
-    def settle_coverage(self, low: int, high: int) -> None:
+    def settle(self, low: int, high: int) -> None:
         """Bring the terrain within [low, high] with cover pieces: they change no lane."""
-        covers = self.covers()
-        tries = 0 if self.left is not None else PLACEMENT_TRIES  # a box has no piece to spare
-        for pool in (covers, list(self.weights)):
+        layout = self.layout
+        covers = layout.covers()
+        tries = 0 if layout.left is not None else PLACEMENT_TRIES  # a box has no piece to spare
+        for pool in (covers, list(layout.weights)):
             for _ in range(40):
-                if len(self.terrain) >= low:
+                if len(layout.terrain) >= low:
                     break
-                piece = self.draw([p for p in pool if self._fits_size(p, high)])
+                piece = layout.draw([p for p in pool if layout.fits_size(p, high)])
                 if piece is None:
                     break
-                self.try_place(piece, high, tries=tries)
-            if self.left is None:
+                layout.try_place(piece, high, tries=tries)
+            if layout.left is None:
                 break  # from the mix, cover alone is laid here
         for _ in range(40):
-            if len(self.terrain) <= high:
+            if len(layout.terrain) <= high:
                 break
-            spare = [p for p in self.pieces if p.piece in covers]
+            spare = [p for p in layout.pieces if p.piece in covers]
             if not spare:
                 break
-            self.take(self.rng.choice(spare))
+            layout.take(layout.rng.choice(spare))
+
+    def balance(self, low: int, high: int) -> None:
+        """Move cover pieces until the sides' cover near their edges is within the ruleset's
+        difference: cover changes no line of fire, so lanes and exposure stay as they are."""
+        layout = self.layout
+        covers = layout.covers()
+        for _ in range(12):
+            counts = self._counts()
+            gap = abs(counts["A"] - counts["B"])
+            if gap <= layout.rules.cover_difference_max:
+                return
+            before = layout.snapshot()
+            best: tuple[int, Any] | None = None
+            small = [p for p in covers if len(layout.library.pieces[p].hexes) <= max(1, gap // 3)]
+            for attempt in range(40):
+                moved = self._move(small if attempt % 2 and small else covers, counts, low, high)
+                if moved and layout.rng.random() < 0.5:
+                    moved = self._move(covers, counts, low, high)  # a swap
+                if not moved or not low <= len(layout.terrain) <= high:
+                    layout.restore(before)
+                    continue
+                after = self._counts()
+                score = abs(after["A"] - after["B"])
+                if score < gap and (best is None or score < best[0]):
+                    best = (score, layout.snapshot())
+                layout.restore(before)
+            if best is None:
+                return
+            layout.restore(best[1])
+
+    def _counts(self) -> dict[str, int]:
+        """Each side's near-edge hexes in cover (see metrics): own hex cover, or terrain next
+        to it. Cheap: no line of fire."""
+        layout = self.layout
+        board, depth, terrain = layout.board, layout.rules.near_edge_depth, layout.terrain
+        counts = {"A": 0, "B": 0}
+        for side in counts:
+            for index in _near(board, side, depth):
+                kind = terrain.get(index)
+                if kind == "cover":
+                    counts[side] += 1
+                elif kind is None or layout.enterable[kind]:
+                    counts[side] += any(m in terrain for m in board.neighbours[index])
+        return counts
+
+    def _move(self, covers: list[str], counts: dict[str, int], low: int, high: int) -> bool:
+        """One random move of cover towards the side with less: take a cover piece from near
+        the other side's edge, or put one near this side's. False when none was made."""
+        layout = self.layout
+        weak = "A" if counts["A"] < counts["B"] else "B"
+        strong = "B" if weak == "A" else "A"
+        depth = layout.rules.near_edge_depth + 1
+        spare = [p for p in layout.pieces if p.piece in covers]
+        if spare and layout.rng.random() < 0.5:
+            theirs = set(_near(layout.board, strong, depth))
+            near = [p for p in spare if theirs.intersection(p.hexes)]
+            if near:
+                layout.take(layout.rng.choice(near))
+                return True
+        piece = layout.draw(covers)
+        if piece is None:
+            return False
+        pool = _spots_within(
+            layout.board, piece, layout.symmetry, _near(layout.board, weak, depth), False
+        )
+        for _ in range(min(ADD_TRIES, len(pool))):
+            placements = layout.as_placements(pool[layout.rng.randrange(len(pool))])
+            if layout.fits(placements, piece, high):
+                layout.put(placements, piece)
+                return True
+        return False
 
 
 def _candidate(
@@ -1104,13 +1143,49 @@ def _candidate(
     that is known, since the rest of the work would be thrown away."""
     layout = _Layout(board, rules, library, params, rng)
     low, high = coverage_window(params, rules, library, len(board))
-    # 0. With a symmetry, a box's odd pieces that can stand on the centre go there first:
-    # elsewhere they would wait for a twin the box does not have.
+    lanes = _LaneCloser(layout)
+    _lay_first(layout, params, high)
+    _lay_pieces(layout, lanes, params, low, high)
+    spec, report = _close_lanes(layout, lanes, params, name, high)
+    if quick and report.lanes:
+        return spec, report, False
+    # 4. Exposure into the band tables are made in; without a symmetry, the two sides
+    # balanced: exposure (which moves lines of fire), then cover (which does not).
+    if not report.lanes:
+        exposure = _ExposureSteer(layout)
+        exposure.steer(library.generator.exposure_band, high)
+        if quick and band is not None:
+            sides, _ = layout.exposure()
+            if not all(band[0] <= e <= band[1] for e in sides.values()):
+                return layout.spec(params, name), report, False
+        if layout.mapping is None:
+            exposure.balance(high)
+    # 5. The coverage asked for, and cover balanced again with cover pieces.
+    cover = _CoverSteer(layout)
+    cover.settle(low, high)
+    if layout.mapping is None:
+        cover.balance(low, high)
+    spec = layout.spec(params, name)
+    report = check_table(spec, rules)
+    if report.lanes and len(layout.terrain) < high and layout.left is not None:
+        # Tall pieces laid to reach the coverage may leave a lane: close it if the box can.
+        for _ in range(REPAIR_ROUNDS // 3):
+            if not report.lanes or not lanes.repair(report, high):
+                break
+            spec = layout.spec(params, name)
+            report = check_table(spec, rules)
+    return spec, report, True
+
+
+def _lay_first(layout: _Layout, params: Parameters, high: int) -> None:
+    """Steps 0 and 1: with a symmetry, a box's odd pieces that can stand on the centre go
+    there first (elsewhere they would wait for a twin the box does not have); then the
+    high ground."""
+    library, rules = layout.library, layout.rules
     if params.box is not None and layout.mapping is not None:
-        fit = box_fit(board, params.box, params.symmetry, library)
+        fit = box_fit(layout.board, params.box, params.symmetry, library)
         for piece_id in fit.centre:
             layout.try_place(library.pieces[piece_id], high, tries=0, centre=True)
-    # 1. High ground first.
     elevated = [
         p
         for p in layout.weights
@@ -1120,35 +1195,43 @@ def _candidate(
         piece = layout.draw(elevated)
         if piece is not None and layout.try_place(piece, high, tries=4 * PLACEMENT_TRIES):
             layout.elevated_first.append(piece.id)
-    # 2. Pieces from the mix or the box, leaving room for the repairs; from a box, its
-    # cover first: its tall pieces (often few) are kept for closing the lanes.
-    everything = list(layout.weights)
+
+
+def _lay_pieces(
+    layout: _Layout, lanes: _LaneCloser, params: Parameters, low: int, high: int
+) -> None:
+    """Step 2: pieces from the mix or the box, leaving room for the repairs; from a box,
+    its cover first: its tall pieces (often few) are kept for closing the lanes."""
+    fill = round(low * layout.library.generator.fill_before_repairs)
     if params.box is None and params.symmetry in COVER_FIRST:
         # Mirror symmetry leaves lanes along the table that pieces laid at random seldom
         # close: its tall pieces go across them first, as a box's do.
-        layout.cover_lanes(round(low * MIX_COVER_SHARE))
+        lanes.cover_lanes(round(low * MIX_COVER_SHARE))
     if params.box is not None:
-        layout.cover_lanes(high)
-        first = layout.covers()
-        fill_first = round(low * library.generator.fill_before_repairs)
-        for _ in range(400):
-            if len(layout.terrain) >= fill_first:
-                break
-            piece = layout.draw(first)
-            if piece is None:
-                break
-            layout.try_place(piece, high)
-    fill = round(low * library.generator.fill_before_repairs)
+        lanes.cover_lanes(high)
+        _fill(layout, layout.covers(), fill, high)
+    _fill(layout, list(layout.weights), fill, high)
+
+
+def _fill(layout: _Layout, pieces: list[str], fill: int, high: int) -> None:
+    """Pieces drawn from `pieces` and put where they fit until the terrain has `fill` hexes
+    (or none is left to draw)."""
     for _ in range(400):
         if len(layout.terrain) >= fill:
             break
-        piece = layout.draw(everything)
+        piece = layout.draw(pieces)
         if piece is None:
             break
         layout.try_place(piece, high)
-    # 3. Close the lanes.
+
+
+def _close_lanes(
+    layout: _Layout, lanes: _LaneCloser, params: Parameters, name: str, high: int
+) -> tuple[TableSpec, TableReport]:
+    """Step 3: the lanes a check finds open closed, round by round; the table and its
+    report after the last round."""
     spec = layout.spec(params, name)
-    report = check_table(spec, rules)
+    report = check_table(spec, layout.rules)
     for _ in range(REPAIR_ROUNDS):
         if not report.lanes:
             break
@@ -1157,39 +1240,14 @@ def _candidate(
             # From the mix: with a symmetry, the best spot of a few tall pieces (a pair
             # crosses twice the lanes); without, a random spot of many tried, which leaves
             # the table less closed.
-            repair = layout.repair if layout.mapping is None else layout.repair_box
+            repair = lanes.repair if layout.mapping is None else lanes.repair_box
             if not repair(report, high):
                 break
-        elif not layout.repair_box(report, high) and not layout.relocate(report, high):
+        elif not lanes.repair_box(report, high) and not lanes.relocate(report, high):
             break
         spec = layout.spec(params, name)
-        report = check_table(spec, rules)
-    if quick and report.lanes:
-        return spec, report, False
-    # 4. Exposure into the band tables are made in; without a symmetry, the two sides
-    # balanced: exposure (which moves lines of fire), then cover (which does not).
-    if not report.lanes:
-        layout.steer_exposure(library.generator.exposure_band, high)
-        if quick and band is not None:
-            exposure, _ = layout.exposure()
-            if not all(band[0] <= e <= band[1] for e in exposure.values()):
-                return layout.spec(params, name), report, False
-        if layout.mapping is None:
-            layout.balance_exposure(high)
-    # 5. The coverage asked for, and cover balanced again with cover pieces.
-    layout.settle_coverage(low, high)
-    if layout.mapping is None:
-        layout.balance_cover(low, high)
-    spec = layout.spec(params, name)
-    report = check_table(spec, rules)
-    if report.lanes and len(layout.terrain) < high and layout.left is not None:
-        # Tall pieces laid to reach the coverage may leave a lane: close it if the box can.
-        for _ in range(REPAIR_ROUNDS // 3):
-            if not report.lanes or not layout.repair(report, high):
-                break
-            spec = layout.spec(params, name)
-            report = check_table(spec, rules)
-    return spec, report, True
+        report = check_table(spec, layout.rules)
+    return spec, report
 
 
 def _acceptable(
@@ -1269,6 +1327,58 @@ def _shortfall(
     return missed, len(report.lanes)
 
 
+class _Search:
+    """The seed's candidates tried in their fixed order until one is kept: how many were
+    tried, the closest to being kept (for a draft), and the problems met (for advice)."""
+
+    def __init__(
+        self,
+        rules: TableRules,
+        params: Parameters,
+        board: Board,
+        library: TerrainLibrary,
+        name: str,
+        window: tuple[int, int],
+    ) -> None:
+        self.rules, self.params, self.board, self.library = rules, params, board, library
+        self.name, self.window = name, window
+        settings = library.generator
+        box = params.box is not None
+        self.limit = settings.max_box_candidates if box else settings.max_candidates
+        self.banded = (
+            settings.exposure_band_box_candidates if box else settings.exposure_band_candidates
+        )
+        self.best: tuple[tuple[int, int], int] | None = None
+        self.trouble: Counter[str] = Counter()
+        self.tried = 0
+
+    def run(self, deadline: float | None) -> tuple[TableSpec, TableReport] | None:
+        """The first candidate kept, or None when none was within the bound or `deadline`."""
+        settings, params = self.library.generator, self.params
+        for attempt in range(self.limit):
+            if attempt and deadline is not None and time.perf_counter() > deadline:
+                break
+            band = settings.exposure_band if attempt < self.banded else None
+            spec, report, _ = _candidate(
+                self.board,
+                self.rules,
+                self.library,
+                params,
+                _rng(params, attempt),
+                self.name,
+                band,
+                quick=True,
+            )
+            self.tried += 1
+            if _acceptable(report, len(spec.terrain), self.window, self.rules, params, band):
+                return spec, report
+            self.trouble.update(p.code for p in report.problems)
+            score = _shortfall(report, len(spec.terrain), self.window, None)
+            if self.best is None or score < self.best[0]:
+                self.best = (score, attempt)
+        return None
+
+
 def generate_table(
     rules: TableRules,
     params: Parameters,
@@ -1299,32 +1409,13 @@ def generate_table(
     search_deadline = deadline
     if deadline is not None and budget_seconds is not None and params.box is not None and advise:
         search_deadline = deadline - min(ADVICE_SECONDS, budget_seconds / 4)
-    settings = library.generator
-    limit = settings.max_candidates if params.box is None else settings.max_box_candidates
-    banded = (
-        settings.exposure_band_candidates
-        if params.box is None
-        else settings.exposure_band_box_candidates
-    )
-    best: tuple[tuple[int, int], int] | None = None
-    trouble: Counter[str] = Counter()
-    tried = 0
-    for attempt in range(limit):
-        if attempt and search_deadline is not None and time.perf_counter() > search_deadline:
-            break
-        band = settings.exposure_band if attempt < banded else None
-        spec, report, _ = _candidate(
-            board, rules, library, params, _rng(params, attempt), name, band, quick=True
-        )
-        tried += 1
-        if _acceptable(report, len(spec.terrain), window, rules, params, band):
-            return spec, report
-        trouble.update(p.code for p in report.problems)
-        score = _shortfall(report, len(spec.terrain), window, None)
-        if best is None or score < best[0]:
-            best = (score, attempt)
-    timed_out = tried < limit
-    kept = None if best is None else best[1]
+    search = _Search(rules, params, board, library, name, window)
+    found = search.run(search_deadline)
+    if found is not None:
+        return found
+    timed_out = search.tried < search.limit
+    kept = None if search.best is None else search.best[1]
+    trouble = search.trouble
     draft = None if kept is None else draft_table(rules, params, board, kept, name)
     if params.box is not None:
         said = (
@@ -1428,29 +1519,7 @@ def search_advice(
     unbalanced, small cover. Only an addition that made a table is advised."""
     assert params.box is not None
     box = dict(params.box)
-    pairs = params.symmetry != "none"
-    usable = [
-        p
-        for p in library.pieces.values()
-        if params.symmetry != "mirror" or p.mirror_turn is not None
-    ]
-    tall = [p for p in usable if any(rules.terrain[k].height > 0 for k in p.kinds())]
-    small_cover = sorted((p for p in usable if p not in tall), key=lambda p: (len(p.hexes), p.id))
-    lanes = trouble.get("table.edge-lanes", 0)
-    balance = trouble.get("table.exposure.unbalanced", 0) + trouble.get("table.cover.unbalanced", 0)
-    held_tall = sorted((p for p in tall if box.get(p.id)), key=lambda p: (-len(p.hexes), p.id))
-    other_tall = sorted((p for p in tall if not box.get(p.id)), key=lambda p: (-len(p.hexes), p.id))
-    order = (
-        held_tall + other_tall + small_cover[:2]
-        if lanes >= balance
-        else small_cover[:3] + held_tall + other_tall
-    )
-    step = 2 if pairs else 1
-    cause = "lanes" if lanes >= balance else "balance"
-    # One pair (or one piece) of each, then two: a box short of tall terrain may need more.
-    trials = [(piece, step) for piece in order[:ADVICE_TRIALS]] + [
-        (piece, 2 * step) for piece in order[: ADVICE_TRIALS // 2]
-    ]
+    cause, trials = _advice_trials(rules, params, library, trouble)
     for piece, count in trials:
         add = {piece.id: count}
         trial = replace(params, box=box | {piece.id: box.get(piece.id, 0) + count})
@@ -1481,9 +1550,50 @@ def search_advice(
             )
         if made is None:
             break
+    return _no_addition(rules, params, library, cause)
+
+
+def _advice_trials(
+    rules: TableRules, params: Parameters, library: TerrainLibrary, trouble: Mapping[str, int]
+) -> tuple[str, list[tuple[Piece, int]]]:
+    """What the search mostly met ("lanes" or "balance"), and the additions that answer it
+    in the order they are tried: for lanes, the box's own tall pieces, then the
+    catalogue's, then small cover; for balance, small cover first."""
+    assert params.box is not None
+    box = params.box
+    usable = [
+        p
+        for p in library.pieces.values()
+        if params.symmetry != "mirror" or p.mirror_turn is not None
+    ]
+    tall = [p for p in usable if any(rules.terrain[k].height > 0 for k in p.kinds())]
+    small_cover = sorted((p for p in usable if p not in tall), key=lambda p: (len(p.hexes), p.id))
+    lanes = trouble.get("table.edge-lanes", 0)
+    balance = trouble.get("table.exposure.unbalanced", 0) + trouble.get("table.cover.unbalanced", 0)
+    held_tall = sorted((p for p in tall if box.get(p.id)), key=lambda p: (-len(p.hexes), p.id))
+    other_tall = sorted((p for p in tall if not box.get(p.id)), key=lambda p: (-len(p.hexes), p.id))
+    order = (
+        held_tall + other_tall + small_cover[:2]
+        if lanes >= balance
+        else small_cover[:3] + held_tall + other_tall
+    )
+    step = 2 if params.symmetry != "none" else 1
+    # One pair (or one piece) of each, then two: a box short of tall terrain may need more.
+    trials = [(piece, step) for piece in order[:ADVICE_TRIALS]] + [
+        (piece, 2 * step) for piece in order[: ADVICE_TRIALS // 2]
+    ]
+    return ("lanes" if lanes >= balance else "balance"), trials
+
+
+def _no_addition(
+    rules: TableRules, params: Parameters, library: TerrainLibrary, cause: str
+) -> Advice:
+    """The advice when no single addition tried made a table: what kind of piece to add."""
+    assert params.box is not None
+    pairs = params.symmetry != "none"
     have = sum(
         n * sum(1 for _, _, k in library.pieces[p].hexes if rules.terrain[k].height > 0)
-        for p, n in box.items()
+        for p, n in params.box.items()
     )
     if cause == "lanes":
         return Advice(

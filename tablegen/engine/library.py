@@ -10,18 +10,17 @@ through :func:`terrain_library`.
 from __future__ import annotations
 
 import functools
-import re
-import tomllib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from onefinity.rules.strict_toml import ID, StrictTable, load_toml
+
 PIECES_FILE = Path(__file__).resolve().parent.parent / "data" / "pieces.toml"
 # The ruleset's terrain kinds when no other are given (the tests' and tools' default).
 DEFAULT_KINDS = ("blocking", "elevated", "cover")
 PACK_TOLERANCE_KEYS = ("coverage", "longest_sightline", "dominance", "exposure", "cover_near_edge")
-_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # The id of the pieces a person made by hand (in table documents); no library piece has it.
 CUSTOM = "custom"
 # The most hexes one library piece covers.
@@ -151,58 +150,20 @@ class TerrainLibrary:
         ]
 
 
-class _Table:
+class _Table(StrictTable):
     """Typed access to one table of the file, remembering the key path for errors."""
 
-    def __init__(self, source: str, values: Mapping[str, Any], path: str) -> None:
-        self.source = source
-        self.values = values
-        self.path = path
-        self.used: set[str] = set()
-
-    def key(self, name: str) -> str:
-        return f"{self.path}.{name}" if self.path else name
-
-    def fail(self, name: str, problem: str) -> LibraryError:
-        return LibraryError(self.source, self.key(name) if name else self.path, problem)
+    error = LibraryError
+    id_example = "large-building"
 
     def get(self, name: str) -> Any:
-        self.used.add(name)
-        if name not in self.values:
-            raise self.fail(name, "missing")
-        return self.values[name]
+        return self._get(name, True)
 
     def text(self, name: str) -> str:
         value = self.get(name)
         if not isinstance(value, str) or not value.strip():
             raise self.fail(name, f"expected text, got {value!r}")
         return value
-
-    def table(self, name: str) -> _Table:
-        value = self.get(name)
-        if not isinstance(value, dict):
-            raise self.fail(name, f"expected a table, got {value!r}")
-        return _Table(self.source, value, self.key(name))
-
-    def entries(self, name: str) -> list[tuple[str, _Table]]:
-        """The sub-tables of a table keyed by id, each id checked; at least one."""
-        container = self.table(name)
-        found = []
-        for entry_id in container.values:
-            if not _ID.match(entry_id):
-                raise container.fail(
-                    entry_id, "ids are lower-case words joined by hyphens, like 'large-building'"
-                )
-            found.append((entry_id, container.table(entry_id)))
-        if not found:
-            raise self.fail(name, "must have at least one entry")
-        return found
-
-    def done(self) -> None:
-        """Refuse keys nobody read: a misspelt key must not be silently ignored."""
-        for name in self.values:
-            if name not in self.used:
-                raise self.fail(name, "unknown key")
 
     def flag(self, name: str) -> bool:
         value = self.get(name)
@@ -308,8 +269,8 @@ def _band(table: _Table, name: str) -> tuple[float, float]:
 
 def _roles(table: _Table) -> dict[str, str]:
     roles = {}
-    for role_id in table.values:
-        if not _ID.match(role_id):
+    for role_id in table.table:
+        if not ID.match(role_id):
             raise table.fail(role_id, "ids are lower-case words joined by hyphens")
         roles[role_id] = table.text(role_id)
     if not roles:
@@ -320,9 +281,9 @@ def _roles(table: _Table) -> dict[str, str]:
 
 def _mix(entry: _Table, pieces: Mapping[str, Piece]) -> tuple[str, dict[str, int]]:
     name = entry.text("name")
-    weights_table = entry.table("weights")
+    weights_table = entry.table_of("weights")
     weights: dict[str, int] = {}
-    for piece_id, weight in weights_table.values.items():
+    for piece_id, weight in weights_table.table.items():
         weights_table.used.add(piece_id)
         if piece_id not in pieces:
             raise weights_table.fail(piece_id, "no piece has this id")
@@ -350,23 +311,15 @@ def read_library(
     path: Path = PIECES_FILE, kinds: Collection[str] = DEFAULT_KINDS
 ) -> TerrainLibrary:
     """Read and check a terrain library file; LibraryError names the file and the key."""
-    source = path.name
-    try:
-        with path.open("rb") as handle:
-            document = tomllib.load(handle)
-    except OSError as error:
-        raise LibraryError(source, "", f"cannot be read ({error.strerror})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise LibraryError(source, "", f"is not valid TOML ({error})") from None
-    root = _Table(source, document, "")
-    roles = _roles(root.table("roles"))
+    root = _Table(path.name, load_toml(path, LibraryError), "")
+    roles = _roles(root.table_of("roles"))
     pieces = {
         piece_id: _piece(piece_id, entry, kinds, roles)
         for piece_id, entry in root.entries("pieces")
     }
     mixes = {mix_id: _mix(entry, pieces) for mix_id, entry in root.entries("mixes")}
-    generator = _generator(root.table("generator"))
-    tolerance = _tolerance(root.table("pack_tolerance"))
+    generator = _generator(root.table_of("generator"))
+    tolerance = _tolerance(root.table_of("pack_tolerance"))
     root.done()
     return TerrainLibrary(pieces, roles, mixes, generator, tolerance)
 

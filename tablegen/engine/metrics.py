@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from onefinity.rules.bounded_cache import Recent
 from onefinity.rules.hexgrid import NEIGHBOUR_STEPS, Board, Hex
 from onefinity.rules.lineoffire import BoolArray, IntArray, Terrain
-from onefinity.rules.recent import Recent
 from onefinity.rules.ruleset import TableRules
 from onefinity.rules.visibility import Visibility, board_visibility
 from tablegen.engine.tables import TableSpec
@@ -269,7 +269,7 @@ class _State:
 
 
 # Line-of-fire states kept per process, so that the next edit of a table recomputes only
-# the pairs its changed hexes touch (see onefinity.rules.visibility; onefinity.rules.recent
+# the pairs its changed hexes touch (see onefinity.rules.visibility; onefinity.rules.bounded_cache
 # says why a pure engine keeps them). Bounded in bytes: the largest board's state is about
 # 4 MB.
 KEPT_STATES_BYTES = 64_000_000

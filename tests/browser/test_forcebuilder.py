@@ -354,7 +354,32 @@ def test_a_troopers_loadout_is_one_tap_from_the_list_and_fits_one_screen(
     panel.get_by_role("link", name="Close").click()
     expect(panel).to_have_count(0)
     assert page.evaluate("document.activeElement.id") == f"row-{outriders.troopers[1].id}"
+    # The panel never hides the row it belongs to (on a phone, a sheet over the bottom of
+    # the screen): the list's first row, and its last, near the end of the page.
+    rows = page.locator("#editor a.row")
+    for line in (rows.first, rows.last):
+        row_id = line.get_attribute("id")
+        line.tap() if touch else line.click()
+        expect(panel.locator(".picker")).to_be_visible()
+        assert row_in_view(page, row_id), screenshot(page, "loadout-covers-row")
+        panel.get_by_role("link", name="Close").click()
+        expect(panel).to_have_count(0)
     context.close()
+
+
+def row_in_view(page: Page, row_id: str) -> bool:
+    """Is the trooper's row wholly on the screen, clear of the loadout and the counters?"""
+    return page.evaluate(
+        """(id) => {
+          const row = document.getElementById(id).closest('.row-item').getBoundingClientRect();
+          const sheet = document.getElementById('loadout').getBoundingClientRect();
+          const bar = document.querySelector('.counters-bar').getBoundingClientRect();
+          const apart = (a, b) => a.bottom <= b.top || b.bottom <= a.top
+            || a.right <= b.left || b.right <= a.left;
+          return row.top >= bar.bottom && row.bottom <= innerHeight && apart(row, sheet);
+        }""",
+        row_id,
+    )
 
 
 # --- Fast input, the keyboard, focus -------------------------------------------------------------
@@ -762,6 +787,12 @@ def test_the_force_builder_pages_pass_axe_and_the_nu_html_checker(
     browser: Browser, live_server, player
 ):
     legal = make(player, LEGAL_12, shared=True)
+    # Units without names, two of one type: the printouts still name each unit's table apart.
+    unnamed = make(
+        player,
+        {**LEGAL_12, "units": [{**unit, "name": ""} for unit in LEGAL_12["units"]]},
+        shared=True,
+    )
     broken = make(player, WITH_PROBLEMS)
     empty = make(player, {**LEGAL_12, "name": "Empty", "units": []})
     base = live_server.url
@@ -778,8 +809,8 @@ def test_the_force_builder_pages_pass_axe_and_the_nu_html_checker(
         "editor-legal-12": f"/forces/{legal.pk}/",
         "editor-problems": f"/forces/{broken.pk}/",
         "editor-picker-open": engineer,
-        "share": f"/s/{legal.share_code}/",
-        "roster": f"/forces/{legal.pk}/roster/",
+        "share": f"/s/{unnamed.share_code}/",
+        "roster": f"/forces/{unnamed.pk}/roster/",
         "example": "/examples/solar-concord-line/",
         "trooper-page": f"/forces/{broken.pk}/troopers/h3/",
     }

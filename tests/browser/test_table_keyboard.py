@@ -118,6 +118,13 @@ def test_the_skip_link_passes_the_map_and_each_hex_is_named_in_a_players_words(
 ):
     page = screen
     page.goto(live_server.url + GENERATED)
+    # From the top of the page: "Skip to content", then "Skip to the map", which leads to
+    # the map's own stop (the map is 30-odd presses further on).
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to the map")).to_be_focused()
+    page.keyboard.press("Enter")
+    assert focused_name(page).startswith("Row 1 from side A, column 1:")
     names = page.locator("[data-table-map] svg > a > title").all_text_contents()
     assert len(names) > 100
     assert all(re.fullmatch(r"Row \d+ from side A, column \d+: [A-Z][\w ,()]+", n) for n in names)

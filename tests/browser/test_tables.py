@@ -785,4 +785,6 @@ def test_a_club_describes_its_terrain_box_on_one_screenful_of_small_pictures(
         page.get_by_label(piece, exact=True).fill(str(count))
     page.get_by_role("button", name="Save the box").click()
     expect(page.locator("main table")).to_contain_text("13 pieces, 4 kinds")
+    # The list of boxes, with the box just saved (each link's name begins with its words).
+    assert axe_violations(page) == []
     context.close()

@@ -179,7 +179,7 @@ def test_a_crashing_job_is_tried_three_times_then_failed_with_why_and_can_be_sta
     # A pack whose stored parameters the generator cannot use: each run raises.
     pack = stack.django(
         "from django.contrib.auth import get_user_model; from tablegen.models import Pack; "
-        "from tablegen.engine.packs import PackState; "
+        "from tablegen.engine.tournament import PackState; "
         "user = get_user_model().objects.get(username='crasher'); "
         "p = Pack.objects.create(name='Broken', count=2, params={'seed': 1}, "
         "state=PackState(seed=1).as_json(), owner=user); print(p.pk)"

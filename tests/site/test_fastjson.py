@@ -97,7 +97,7 @@ def test_a_layout_asked_for_is_json_s():
 @settings(max_examples=examples(400))
 @given(VALUES)
 def test_an_indented_download_reads_back_as_what_json_wrote(value: Any) -> None:
-    """The account export (accounts.everything) is written by orjson: the same values as
+    """The account export (accounts.account_views) is written by orjson: the same values as
     json.dumps(indent=2, ensure_ascii=False) wrote, awkward ones included, laid out alike
     (a float may be spelt otherwise: 1e-7 for 1e-07)."""
     ours = dumps_indented(value).decode("utf-8", "surrogatepass")

@@ -10,6 +10,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from forcebuilder.actions import ACTIONS
 from forcebuilder.models import Force
 from tablegen.models import Table
 from tests.conftest import examples
@@ -66,27 +67,21 @@ def test_force_import(owner_client, document, confirm):
 
 @FUZZ
 @given(
-    action=st.sampled_from(
-        [
-            "settings",
-            "add-unit",
-            "remove-unit",
-            "duplicate-unit",
-            "rename-unit",
-            "unit-skills",
-            "add-trooper",
-            "remove-trooper",
-            "duplicate-trooper",
-            "rename-trooper",
-            "set-class",
-            "loadout",
-            "nonsense",
-            "",
-        ]
-    ),
+    action=st.sampled_from([*sorted(ACTIONS), "nonsense", ""]),
     fields=st.dictionaries(
         st.sampled_from(
-            ["unit", "trooper", "name", "class", "unit_type", "faction", "points_limit", "version"]
+            [
+                "unit",
+                "trooper",
+                "name",
+                "class",
+                "unit_type",
+                "faction",
+                "points_limit",
+                "version",
+                "kind",
+                "item",
+            ]
         ),
         junk,
         max_size=6,

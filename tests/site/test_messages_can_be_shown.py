@@ -20,7 +20,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from accounts.parts import AccountFileError
+from accounts.part_registry import AccountFileError
 from onefinity.rules import current_ruleset, force_document, library, read_force_document
 from onefinity.rules.force import ForceDocumentError
 from onefinity.rules.hexgrid import standard_board
@@ -171,7 +171,7 @@ def test_every_table_message_can_be_shown(document):
 )
 @pytest.mark.django_db
 def test_every_account_file_message_can_be_shown(document):
-    from accounts.everything import _read
+    from accounts.account_views import _read
 
     text = json.dumps(document)
     try:

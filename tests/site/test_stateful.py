@@ -40,6 +40,7 @@ from hypothesis.stateful import (
 
 from accounts.ownership import Quota, owned_models
 from events.models import Event
+from forcebuilder.actions import ACTIONS
 from forcebuilder.models import Force
 from jobs.models import Job
 from onefinity.rules import read_force_document
@@ -82,20 +83,8 @@ ids = st.one_of(
     st.just("x" * 81),
 )
 
-EDITOR_ACTIONS = [
-    "settings",
-    "add-unit",
-    "remove-unit",
-    "duplicate-unit",
-    "rename-unit",
-    "unit-skills",
-    "add-trooper",
-    "remove-trooper",
-    "duplicate-trooper",
-    "rename-trooper",
-    "set-class",
-    "loadout",
-]
+# Every action the editor has, drawn from the editor itself: a new one is tried at once.
+EDITOR_ACTIONS = sorted(ACTIONS)
 
 _names = itertools.count()
 
@@ -278,6 +267,7 @@ class AnOwner(RuleBasedStateMachine):
         trooper=index,
         text=hostile_text,
         items=st.lists(ids, max_size=3),
+        kind=st.sampled_from(["weapons", "equipment", "abilities", "skills", "x"]),
         stale=st.booleans(),
     )
     def edit(
@@ -288,6 +278,7 @@ class AnOwner(RuleBasedStateMachine):
         trooper: str,
         text: str,
         items: list[str],
+        kind: str,
         stale: bool,
     ) -> None:
         current = Force.objects.filter(pk=force).first()
@@ -304,6 +295,8 @@ class AnOwner(RuleBasedStateMachine):
             "class": items[0] if items else "medic",
             "skills": items,
             "weapons": items,
+            "kind": kind,
+            "item": items[0] if items else "combi-rifle",
             "version": current.version - 1 if stale else current.version,
         }
         response = self.client.post(f"/forces/{force}/edit/", data, headers={"HX-Request": "true"})

@@ -10,7 +10,7 @@ import pytest
 
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
-from tablegen.engine import generate, packs
+from tablegen.engine import generate, tournament
 from tablegen.engine.boxes import (
     BoxError,
     decode_counts,
@@ -137,16 +137,16 @@ def test_a_box_whose_pieces_never_add_up_to_the_coverage_is_told_so_at_once():
 def test_a_pack_from_a_box_that_makes_no_table_stops_soon_and_says_what_it_lacks(monkeypatch):
     """It passed each seed over after its 2 s and looked again, for 100 seeds: minutes of
     work, a step at a time, for a pack that could never be made."""
-    monkeypatch.setattr(packs, "TABLE_SECONDS", 0.2)
+    monkeypatch.setattr(tournament, "TABLE_SECONDS", 0.2)
     params = Parameters(seed=1, symmetry="point", box={"crates": 20, "scatter": 20})
-    state = packs.PackState(seed=1)
+    state = tournament.PackState(seed=1)
     with pytest.raises(GenerationError) as caught:
-        for _step in range(packs.BOX_TRIES + 1):
-            assert packs.advance(state, RULES, BOARD, params, 2, 0, budget_seconds=0.1) == []
-    assert state.candidates == packs.BOX_TRIES
+        for _step in range(tournament.BOX_TRIES + 1):
+            assert tournament.advance(state, RULES, BOARD, params, 2, 0, budget_seconds=0.1) == []
+    assert state.candidates == tournament.BOX_TRIES
     message = str(caught.value)
     assert message.startswith(
-        f"This terrain box made no valid table of its first {packs.BOX_TRIES}"
+        f"This terrain box made no valid table of its first {tournament.BOX_TRIES}"
     )
     assert "blocking or elevated" in message
 
@@ -187,7 +187,7 @@ def test_an_owner_describes_a_box_and_generates_a_table_from_it(owner_client, ow
 def test_a_stopped_pack_of_no_table_says_so_and_stops_polling(owner_client, monkeypatch):
     from tablegen.models import Pack
 
-    monkeypatch.setattr(packs, "BOX_TRIES", 0)
+    monkeypatch.setattr(tournament, "BOX_TRIES", 0)
     made = owner_client.post(
         "/tables/packs/new/",
         {"name": "Dead box", "count": 2, "seed": 1, "coverage": 0.45, "symmetry": "point"}

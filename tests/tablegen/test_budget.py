@@ -8,7 +8,7 @@ import pytest
 
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
-from tablegen.engine import generate, packs
+from tablegen.engine import generate, tournament
 from tablegen.engine.generate import (
     GenerationError,
     GenerationTimeout,
@@ -76,20 +76,20 @@ def test_a_timeout_is_a_generation_error_for_every_caller():
 
 
 def test_a_pack_passes_over_a_seed_that_runs_out_of_time(monkeypatch):
-    real = packs.generate_table
+    real = tournament.generate_table
     slow_seed = 1003
 
     def generate_table_with_one_slow_seed(
         rules, params, board, name="", budget_seconds=None, advise=True
     ):
-        assert budget_seconds == packs.TABLE_SECONDS
+        assert budget_seconds == tournament.TABLE_SECONDS
         assert not advise  # a seed passed over needs no advice (up to 3 s of work)
         if params.seed == slow_seed:
             raise GenerationTimeout("too slow")
         return real(rules, params, board, name, budget_seconds)
 
-    monkeypatch.setattr(packs, "generate_table", generate_table_with_one_slow_seed)
-    pack = packs.tournament_pack(RULES, BOARD, 4, Parameters(seed=1000))
+    monkeypatch.setattr(tournament, "generate_table", generate_table_with_one_slow_seed)
+    pack = tournament.tournament_pack(RULES, BOARD, 4, Parameters(seed=1000))
     seeds = [table.seed for table, _ in pack.tables]
     assert len(seeds) == 4 and slow_seed not in seeds
     assert pack.candidates >= 4
@@ -99,7 +99,7 @@ def test_a_pack_from_a_box_passes_over_a_seed_its_box_makes_no_table_of(monkeypa
     """A box's tables are fewer: seed 2 of this one runs out of candidates (a plain
     GenerationError, not a timeout), and seeds 1, 3, 4 and 5 make tables. The pack ended on
     seed 2, with a bare "cannot make a valid table" (found by a red-team pass)."""
-    real = packs.generate_table
+    real = tournament.generate_table
     box = {"building-4": 6, "wall-3": 8, "hill-7": 2, "crates": 10}
     barren = 1002
 
@@ -112,8 +112,8 @@ def test_a_pack_from_a_box_passes_over_a_seed_its_box_makes_no_table_of(monkeypa
             )
         return real(rules, params, board, name, budget_seconds, advise)
 
-    monkeypatch.setattr(packs, "generate_table", generate_table_failing_one_seed)
-    pack = packs.tournament_pack(RULES, BOARD, 3, Parameters(seed=1000, box=box))
+    monkeypatch.setattr(tournament, "generate_table", generate_table_failing_one_seed)
+    pack = tournament.tournament_pack(RULES, BOARD, 3, Parameters(seed=1000, box=box))
     seeds = [table.seed for table, _ in pack.tables]
     assert len(seeds) == 3 and barren not in seeds
 
@@ -122,9 +122,9 @@ def test_a_pack_without_a_box_still_stops_at_a_plain_generation_error(monkeypatc
     def failing(rules, params, board, name="", budget_seconds=None, advise=True):
         raise GenerationError("piece mix must be one of: balanced")
 
-    monkeypatch.setattr(packs, "generate_table", failing)
+    monkeypatch.setattr(tournament, "generate_table", failing)
     with pytest.raises(GenerationError, match="piece mix"):
-        packs.advance(packs.PackState(seed=1), RULES, BOARD, Parameters(seed=1), 2, 0)
+        tournament.advance(tournament.PackState(seed=1), RULES, BOARD, Parameters(seed=1), 2, 0)
 
 
 @pytest.mark.django_db

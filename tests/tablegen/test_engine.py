@@ -368,7 +368,7 @@ def test_bad_parameters_are_refused_clearly(params, words):
 
 
 def test_a_tournament_pack_has_distinct_valid_tables_within_tolerance():
-    from tablegen.engine.packs import fairness, pack_tolerance, tournament_pack
+    from tablegen.engine.tournament import fairness, pack_tolerance, tournament_pack
 
     progress = []
     pack = tournament_pack(
@@ -389,7 +389,7 @@ def test_a_tournament_pack_has_distinct_valid_tables_within_tolerance():
 
 
 def test_a_pack_size_out_of_range_is_refused():
-    from tablegen.engine.packs import tournament_pack
+    from tablegen.engine.tournament import tournament_pack
 
     with pytest.raises(GenerationError, match="from 1 to 200"):
         tournament_pack(RULES, STANDARD, 0, Parameters(seed=1))
@@ -508,7 +508,7 @@ def test_the_png_legend_shows_every_kind_however_narrow_the_board(columns):
 
 
 def test_a_pack_table_name_always_fits_and_reads():
-    from tablegen.engine.packs import pack_table_name
+    from tablegen.engine.tournament import pack_table_name
 
     assert pack_table_name("Club night", 3, 17) == "Club night 3 (seed 17)"
     long = pack_table_name("P" * 120, 200, 2**63 - 1)

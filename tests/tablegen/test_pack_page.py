@@ -14,11 +14,12 @@ from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import CORNERS
 from tablegen.engine.balance import misfits, spreads, table_summary
 from tablegen.engine.metrics import check_table
-from tablegen.engine.packs import pack_tolerance
 from tablegen.engine.tables import TableSpec, table_document
 from tablegen.engine.thumbnail import STEPS, TOP, thumbnail_svg
+from tablegen.engine.tournament import pack_tolerance
 from tablegen.models import Pack, PackPart, Table
-from tablegen.pack_tables import TABLES_PER_PAGE, document_key, edited_name
+from tablegen.packs.comparison import TABLES_PER_PAGE, document_key, edited_name
+from tablegen.packs.steps import advance
 from tests.conftest import OWNER_PASSWORD, run_waiting_jobs
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +40,7 @@ def made(client, pack: Pack) -> Pack:
     for _ in range(200):
         if pack.made == pack.count:
             return pack
-        pack.advance()
+        advance(pack)
     raise AssertionError("the pack was not made")
 
 
@@ -48,7 +49,7 @@ def finished(client, pack: Pack) -> Pack:
     for _ in range(200):
         if pack.pdf_ready:
             return pack
-        pack.advance()
+        advance(pack)
     raise AssertionError("the pack's PDF was not made")
 
 
@@ -115,8 +116,8 @@ def test_showing_a_made_pack_checks_no_table(owner_client, owner, monkeypatch):
     def no_checking(*args, **kwargs):
         raise AssertionError("the pack's page checked a table")
 
-    monkeypatch.setattr("tablegen.packwork.check_table", no_checking)
-    monkeypatch.setattr("tablegen.pack_views.check_table", no_checking)
+    monkeypatch.setattr("tablegen.packs.steps.check_table", no_checking)
+    monkeypatch.setattr("tablegen.packs.views.check_table", no_checking)
     response = owner_client.get(pack.get_absolute_url())
     assert response.status_code == 200 and len(cards(response.content.decode())) == 2
 
@@ -154,7 +155,7 @@ def test_a_pack_kept_without_summaries_is_measured_again_by_the_worker(
     pack = finished(owner_client, new_pack(owner_client, owner, 3))
     kept = pack.summaries
     Pack.objects.filter(pk=pack.pk).update(state=pack.state_with([]))
-    monkeypatch.setattr("tablegen.packwork.GENERATE_STEP_SECONDS", 0)  # one table a step
+    monkeypatch.setattr("tablegen.packs.steps.GENERATE_STEP_SECONDS", 0)  # one table a step
     measured = []
     for _ in range(4):
         page = owner_client.get(pack.get_absolute_url(), headers=HTMX).content.decode()
@@ -162,7 +163,7 @@ def test_a_pack_kept_without_summaries_is_measured_again_by_the_worker(
         measured.append(pack.measured)
         if pack.measured < 3:
             assert f"Measuring the tables: {pack.measured} of 3" in page
-            pack.advance()  # the worker's step
+            advance(pack)  # the worker's step
     assert measured == [0, 1, 2, 3]
     # The page queued one job for the work, and only one however often it was shown.
     assert owner.jobs.filter(kind="pack", state="queued").count() == 1
@@ -207,7 +208,7 @@ def test_the_thumbnails_hexagon_goes_round_the_corners_of_the_grid():
 def test_the_pdf_progress_is_a_labelled_bar_that_advances_and_finishes(
     owner_client, owner, monkeypatch, jobs_wait
 ):
-    monkeypatch.setattr("tablegen.packwork.SHEETS_PER_PART", 1)
+    monkeypatch.setattr("tablegen.packs.steps.SHEETS_PER_PART", 1)
     pack = made(owner_client, new_pack(owner_client, owner, 3))
     bars = []
     for _ in range(10):
@@ -219,7 +220,7 @@ def test_the_pdf_progress_is_a_labelled_bar_that_advances_and_finishes(
             bars.append((int(bar[1]), int(bar[2])))
         if pack.pdf_ready:
             break
-        pack.advance()  # the worker's step
+        advance(pack)  # the worker's step
     assert bars == [(4, 0), (4, 1), (4, 2), (4, 3)]
     assert "Download the pack PDF" in page and "<progress" not in page
     assert "data-hx-trigger" not in page
@@ -242,7 +243,7 @@ def test_polling_sends_the_tables_only_when_more_are_made(owner_client, owner, j
     answers = []
     while not pack.pdf_ready:
         made_before = pack.made
-        pack.advance()  # the worker's step, between two polls
+        advance(pack)  # the worker's step, between two polls
         page = owner_client.get(url, headers=HTMX).content.decode()
         answers.append((pack.made != made_before, 'data-hx-swap-oob="true"' in page))
         if "data-hx-get" in page:
@@ -465,7 +466,7 @@ def test_only_the_owner_puts_a_copy_in_a_pack(owner_client, stranger_client, own
 def test_a_replacement_is_a_compare_and_swap_on_the_packs_version(owner_client, owner, jobs_wait):
     pack = made(owner_client, new_pack(owner_client, owner, 2))
     first, second = Pack.objects.get(pk=pack.pk), Pack.objects.get(pk=pack.pk)
-    first.advance()  # a step of the pack (a part of its PDF) moves the version on
+    advance(first)  # a step of the pack (a part of its PDF) moves the version on
     spec = mirrored(second.table_spec(1))
     summary = table_summary(check_table(spec, current_ruleset().table))
     with pytest.raises(StaleVersion):

@@ -9,6 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from tablegen.models import Pack, PackPart
+from tablegen.packs.steps import advance
 
 pytestmark = pytest.mark.django_db
 
@@ -27,14 +28,14 @@ def poll(client, pack: Pack) -> str:
 def test_the_pdf_is_made_in_steps_with_progress_then_served_as_stored(
     owner_client, owner, monkeypatch, jobs_wait
 ):
-    monkeypatch.setattr("tablegen.packwork.SHEETS_PER_PART", 1)  # one sheet a step
+    monkeypatch.setattr("tablegen.packs.steps.SHEETS_PER_PART", 1)  # one sheet a step
     pack = new_pack(owner_client, owner, 3)
     pages = []
     for _ in range(60):
         pages.append(poll(owner_client, pack))
         if pack.pdf_ready:
             break
-        pack.advance()  # the worker's step
+        advance(pack)  # the worker's step
     assert pack.pdf_ready
     assert any("Making the PDF: 1 of 3 sheets" in page for page in pages)
     assert any("Making the PDF: 2 of 3 sheets" in page for page in pages)
@@ -55,10 +56,10 @@ def test_the_pdf_is_made_in_steps_with_progress_then_served_as_stored(
 def test_the_worker_makes_the_pdf_three_sheets_a_step(owner_client, owner, jobs_wait):
     pack = new_pack(owner_client, owner, 7)
     while pack.made < pack.count:
-        pack.advance()
+        advance(pack)
     printed = []
     while not pack.pdf_ready:
-        pack.advance()
+        advance(pack)
         printed.append(pack.printed)
     assert printed == [3, 6, 7, 7]  # 3 sheets a step, then putting the PDF together
 
@@ -75,25 +76,25 @@ def test_an_unfinished_pdf_says_it_is_being_made(owner_client, owner, jobs_wait)
 def test_two_workers_advancing_one_pack_at_once_keep_it_whole(
     owner_client, owner, monkeypatch, jobs_wait
 ):
-    monkeypatch.setattr("tablegen.packwork.SHEETS_PER_PART", 1)
+    monkeypatch.setattr("tablegen.packs.steps.SHEETS_PER_PART", 1)
     pack = new_pack(owner_client, owner, 2)
     while pack.made < pack.count:
-        pack.advance()
+        advance(pack)
     first, second = Pack.objects.get(pk=pack.pk), Pack.objects.get(pk=pack.pk)
-    first.advance()
-    second.advance()  # read at the same version: its work is not kept
+    advance(first)
+    advance(second)  # read at the same version: its work is not kept
     assert list(PackPart.objects.values_list("first", flat=True)) == [1]
     pack.refresh_from_db()
     assert pack.printed == 1
     while not pack.pdf_ready:
-        pack.advance()
+        advance(pack)
     assert len(PdfReader(io.BytesIO(bytes(pack.pdf))).pages) == 2
 
 
 def test_repairing_a_pack_makes_its_pdf_again(owner_client, owner, monkeypatch):
     pack = new_pack(owner_client, owner, 1)
     while not pack.pdf_ready:
-        pack.advance()
+        advance(pack)
     Pack.objects.filter(pk=pack.pk).update(tables=[pack.tables[0] | {"name": "x\x01y"}])
     pack.refresh_from_db()
     assert pack.repair() == ("table 1: name: removed control characters",)

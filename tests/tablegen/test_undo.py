@@ -116,10 +116,18 @@ def test_undo_works_for_htmx_and_answers_with_the_editor_region(owner_client, ta
     q, r = open_hex(table)
     post(owner_client, table, "terrain", q=q, r=r, kind="cover")
     table.refresh_from_db()
+    edited = table.version
     response = owner_client.post(
-        f"/tables/{table.pk}/undo/", {"version": table.version}, headers={"HX-Request": "true"}
+        f"/tables/{table.pk}/undo/", {"version": edited}, headers={"HX-Request": "true"}
     )
-    assert response.content.decode().lstrip().startswith('<div id="table-view"')
+    # The edit is taken back, and the answer draws the table as it is now (a refused or a
+    # stale undo answers with the region too, so the region alone proves nothing).
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert table.version > edited and table.to_spec().kind_at((q, r)) is None
+    page = response.content.decode()
+    assert page.lstrip().startswith('<div id="table-view"')
+    assert f'name="version" value="{table.version}"' in page
 
 
 def test_the_undo_bar_an_htmx_answer_draws_is_the_one_the_database_holds(owner_client, table):

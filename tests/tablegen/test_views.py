@@ -19,6 +19,7 @@ from tablegen.engine.tables import TableSpec
 from tablegen.maps import MAX_LANES_DRAWN, lanes_to_draw
 from tablegen.models import Pack, Table
 from tests.factories import shown
+from tests.tablegen.test_pack_page import made, new_pack, table_url
 
 pytestmark = pytest.mark.django_db
 
@@ -558,3 +559,22 @@ def test_a_new_table_is_private_until_its_owner_shares_it(owner_client, owner, c
         assert client.get(f"/t/{saved.share_code}/{suffix}").status_code == 404
     page = owner_client.get(f"/tables/{saved.pk}/").content.decode()
     assert "Only you can see this table" in page and "Turn sharing on" in page
+
+
+def test_every_map_page_has_a_skip_link_to_the_map(owner_client, client, table, owner):
+    """The map is one Tab stop far down the page: a second skip link, after "Skip to
+    content", leads to it, on each page that draws a map (and only there)."""
+    pack = made(owner_client, new_pack(owner_client, owner, count=1))
+    pages = {
+        "editor": owner_client.get(f"/tables/{table.pk}/"),
+        "shared": client.get(f"/t/{table.share_code}/"),
+        "generated": client.get("/tables/new/?seed=5&coverage=0.45&symmetry=point&mix=balanced"),
+        "pack table": owner_client.get(table_url(pack, 1)),
+    }
+    for name, response in pages.items():
+        page = response.content.decode()
+        assert response.status_code == 200, name
+        skips = re.findall(r'<a class="skip-link" href="#([\w-]+)"', page)
+        assert skips == ["content", "map"], (name, skips)
+        assert page.count('id="map"') == 1, name
+    assert 'href="#map"' not in owner_client.get("/tables/").content.decode()

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from accounts.parts import account_parts
+from accounts.part_registry import account_parts
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "onefinity-demo"

@@ -30,15 +30,14 @@ from onefinity.downloads import download
 from onefinity.http import HtmxHttpRequest, page_version, record_id
 from onefinity.rules import current_ruleset
 from onefinity.rules.text import whole_number
-from tablegen.box_views import box_choices
 from tablegen.engine.generate import encode_counts
 from tablegen.engine.metrics import check_table
 from tablegen.engine.tables import table_document
-from tablegen.forms import PackForm
+from tablegen.forms import PackForm, box_choices
 from tablegen.jobs import pack_job
 from tablegen.maps import map_context
 from tablegen.models import Pack, Table
-from tablegen.pack_tables import (
+from tablegen.packs.comparison import (
     TABLES_PER_PAGE,
     Neighbour,
     document_key,
@@ -48,7 +47,7 @@ from tablegen.pack_tables import (
     terrain_to_bring,
     thumbnail,
 )
-from tablegen.packwork import summary_of
+from tablegen.packs.steps import summary_of
 
 
 @require_http_methods(["GET", "POST"])

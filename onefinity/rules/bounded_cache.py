@@ -19,9 +19,10 @@ in bytes, or a look over what is kept (the state nearest to a new terrain).
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Generic, TypeVar
+
+from cachetools import Cache, LRUCache
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -34,21 +35,21 @@ def _one(_: object) -> int:
 class Recent(Generic[K, V]):
     """Values by key, the least recently used dropped first once their total weight
     passes ``most`` (each weighs 1 unless ``weight`` says otherwise); the newest is kept
-    whatever it weighs. Safe to share between threads."""
+    whatever it weighs. Safe to share between threads.
+
+    cachetools' LRUCache keeps the order of use and the total weight as it goes; the lock
+    is ours, since it has none. A value heavier than ``most`` counts as weighing ``most``
+    (LRUCache refuses it otherwise): it is kept alone, until the next value comes."""
 
     def __init__(self, most: int, weight: Callable[[V], int] = _one) -> None:
         self.most = most
-        self.weight = weight
-        self._kept: OrderedDict[K, V] = OrderedDict()
+        self._kept: LRUCache[K, V] = LRUCache(most, getsizeof=lambda v: min(weight(v), most))
         self._lock = threading.Lock()
 
     def get(self, key: K) -> V | None:
         """The value kept under ``key`` (now the most recently used), or None."""
         with self._lock:
-            value = self._kept.get(key)
-            if value is not None:
-                self._kept.move_to_end(key)
-        return value
+            return self._kept.get(key)
 
     def __getitem__(self, key: K) -> V:
         value = self.get(key)
@@ -61,16 +62,12 @@ class Recent(Generic[K, V]):
         while the rest weigh more than ``most``."""
         with self._lock:
             self._kept[key] = value
-            self._kept.move_to_end(key)
-            total = sum(self.weight(kept) for kept in self._kept.values())
-            while total > self.most and len(self._kept) > 1:
-                _, dropped = self._kept.popitem(last=False)
-                total -= self.weight(dropped)
 
     def items(self) -> list[tuple[K, V]]:
-        """What is kept, least recently used first (a copy: it may change meanwhile)."""
+        """What is kept, in no set order (a copy: it may change meanwhile). Looking does
+        not count as a use: LRUCache's own items() would make each value the most recent."""
         with self._lock:
-            return list(self._kept.items())
+            return [(key, Cache.__getitem__(self._kept, key)) for key in self._kept]
 
     def clear(self) -> None:
         with self._lock:

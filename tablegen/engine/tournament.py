@@ -106,6 +106,12 @@ class PackState:
         )
 
 
+def aligned(summaries: object, count: int) -> list[Any]:
+    """A pack's stored summaries, one place per table (an empty one where none is kept)."""
+    kept = list(summaries)[:count] if isinstance(summaries, list) else []
+    return kept + [{}] * (count - len(kept))
+
+
 def _layout_key(table: TableSpec) -> str:
     return hashlib.sha1(json.dumps(sorted(table.terrain.items())).encode()).hexdigest()
 

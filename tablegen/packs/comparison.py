@@ -19,9 +19,9 @@ from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.balance import Spread, misfits, spreads, table_summary
 from tablegen.engine.metrics import TableReport
-from tablegen.engine.packs import pack_tolerance
 from tablegen.engine.tables import MAX_NAME_LENGTH, TableSpec, table_document
 from tablegen.engine.thumbnail import thumbnail_svg
+from tablegen.engine.tournament import pack_tolerance
 
 # Tables shown on one page of a pack (a pack has up to 200): each is a thumbnail of about
 # 5 KB and a few figures.

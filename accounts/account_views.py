@@ -4,7 +4,7 @@ account.
 The file holds the same documents as the single exports (force and table documents), so
 each part can also be imported on its own. Import checks the whole file before saving
 anything, and saves it in one transaction: a bad file changes nothing. What each part
-holds comes from the feature apps (accounts.parts).
+holds comes from the feature apps (accounts.part_registry).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import attempts
 from accounts.ownership import log_out
-from accounts.parts import (
+from accounts.part_registry import (
     ACCOUNT_FORMAT,
     ACCOUNT_VERSION,
     AccountFileError,

@@ -1,4 +1,4 @@
-"""What a process remembers between requests (onefinity.rules.recent): the most recently
+"""What a process remembers between requests (onefinity.rules.bounded_cache): the most recently
 used values, bounded by a count or a weight, the newest always kept."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from onefinity.rules.recent import Recent
+from onefinity.rules.bounded_cache import Recent
 
 
 def test_it_keeps_the_most_recent_values_up_to_a_count():
@@ -19,7 +19,7 @@ def test_it_keeps_the_most_recent_values_up_to_a_count():
     assert kept.get("a") == 1  # "a" is now the most recently used
     kept.put("c", 3)
     assert kept.get("b") is None
-    assert kept.items() == [("a", 1), ("c", 3)]
+    assert dict(kept.items()) == {"a": 1, "c": 3}
     assert len(kept) == 2
 
 
@@ -29,6 +29,8 @@ def test_it_keeps_the_newest_value_whatever_it_weighs():
     kept.put("also", b"12345")
     kept.put("large", b"x" * 50)
     assert kept.items() == [("large", b"x" * 50)]
+    kept.put("next", b"1")  # the heavy one is the least recently used now
+    assert kept.items() == [("next", b"1")]
 
 
 def test_a_value_put_again_is_the_most_recent_and_weighs_only_once():
@@ -36,7 +38,9 @@ def test_a_value_put_again_is_the_most_recent_and_weighs_only_once():
     kept.put("a", b"12345")
     kept.put("b", b"1234")
     kept.put("a", b"123456")
-    assert kept.items() == [("b", b"1234"), ("a", b"123456")]
+    assert dict(kept.items()) == {"b": b"1234", "a": b"123456"}
+    kept.put("c", b"12")  # "b" is the least recently used: it goes first
+    assert dict(kept.items()) == {"a": b"123456", "c": b"12"}
 
 
 def test_a_key_not_kept_is_none_or_a_key_error_and_clear_forgets_all():
@@ -69,7 +73,7 @@ def test_it_keeps_exactly_the_most_recently_used_that_fit(most, actions):
         order = [k for k in order if k != key] + [key]
         while sum(values[k] for k in order) > most and len(order) > 1:
             values.pop(order.pop(0))
-    assert kept.items() == [(k, values[k]) for k in order]
+    assert dict(kept.items()) == {k: values[k] for k in order}
 
 
 def test_threads_sharing_it_never_pass_its_bound():

@@ -1,75 +1,37 @@
-"""How ``Pack.advance`` moves a tournament pack forward, a bounded step per request: its
+"""How a tournament pack moves forward, a bounded step at a time (`advance`): its
 tables are generated (each kept with its summary, the key metrics the pack's page shows),
 then its setup sheets rendered a few at a time, then put together into one PDF. Tables kept
 without a current summary (made before summaries were kept, under another ruleset, or
 repaired) are measured first, a few per step.
 
-The page of a pack that is not finished calls ``pack.advance()`` each time it is shown (htmx
-polls it, or the page reloads itself without JavaScript), so no request runs long: a 200-table
-pack's PDF in one request took 58 s, past the workers' 60 s timeout. The steps work on the
-pack they are given (its class's manager, its parts), so this module needs no model import.
+The worker (tablegen.jobs) calls ``advance(pack)`` until the pack is finished, so no request
+runs long: a 200-table pack's PDF in one request took 58 s, past the workers' 60 s timeout.
+The model does not import its steps: loading the models loads no PDF renderer.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
 from django.db import transaction
 
+from accounts.ownership import DamagedRecord
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.balance import table_summary
 from tablegen.engine.generate import GenerationError, Parameters
 from tablegen.engine.metrics import TableReport, check_table
-from tablegen.engine.packs import PackState, pack_table_name
-from tablegen.engine.packs import advance as generate_some
 from tablegen.engine.tables import (
     TableDocumentError,
-    TableSpec,
     read_table_document,
     table_document,
 )
+from tablegen.engine.tournament import PackState, aligned, pack_table_name
+from tablegen.engine.tournament import advance as generate_some
+from tablegen.models import Pack
 from tablegen.printing import merge_pdfs, setup_pdf
-
-
-class DamagedPack(ValueError):
-    """A stored table of the pack no longer reads (the model says so as a DamagedRecord)."""
-
-
-class Pack(Protocol):
-    """What the work needs of a pack (tablegen.models.Pack, which calls ``advance``): named
-    here, so that the model and its work do not import each other."""
-
-    pk: Any
-    name: str
-    count: int
-    params: Any
-    state: Any
-    tables: Any
-    made: int
-    printed: int
-    version: int
-    error: str
-    parts: Any
-
-    @property
-    def summaries(self) -> list[Any]: ...
-    @property
-    def measured(self) -> int: ...
-    @property
-    def pdf_ready(self) -> bool: ...
-    def check_name(self) -> None: ...
-    def measure(self) -> None: ...
-    def state_with(self, summaries: list[Any]) -> dict[str, Any]: ...
-    def table_spec(self, number: int) -> TableSpec: ...
-    def refresh_from_db(self) -> None: ...
-    def swap_if_unmoved(self, **fields: Any) -> bool:
-        """Write ``fields`` only if no other request moved the pack on since it was read (its
-        version grows); the pack is read again either way."""
-        ...
-
 
 # Time spent generating tables in one request.
 GENERATE_STEP_SECONDS = 0.3
@@ -80,11 +42,11 @@ SHEETS_PER_PART = 3
 
 
 def advance(pack: Pack) -> None:
-    """Do one bounded step of the pack's work, if any is left; DamagedPack if a stored
+    """Do one bounded step of the pack's work, if any is left; DamagedRecord if a stored
     table of the pack no longer reads."""
     pack.check_name()
     if not isinstance(pack.tables, list):
-        raise DamagedPack("its tables are not a list")
+        raise DamagedRecord(pack, "its tables are not a list")
     if pack.measured < pack.made:
         _measure(pack)
         return
@@ -150,12 +112,6 @@ def summary_of(report: TableReport) -> dict[str, Any]:
     return table_summary(report) | {"ruleset": current_ruleset().version}
 
 
-def aligned(summaries: object, count: int) -> list[Any]:
-    """The stored summaries, one place per table (an empty one where none is kept)."""
-    kept = list(summaries)[:count] if isinstance(summaries, list) else []
-    return kept + [{}] * (count - len(kept))
-
-
 def _measure(pack: Pack) -> None:
     """Measure the tables kept without a current summary (a pack made before summaries were
     kept, or under another ruleset), in order, for about a generation step's time."""
@@ -179,7 +135,7 @@ def _print(pack: Pack) -> None:
         try:
             specs.append(read_table_document(pack.tables[number - 1], rules))
         except TableDocumentError as error:
-            raise DamagedPack(f"table {number}: {error}") from None
+            raise DamagedRecord(pack, f"table {number}: {error}") from None
     pdf = setup_pdf(specs, pack.name, rules)
     with transaction.atomic():
         if pack.swap_if_unmoved(printed=last):

@@ -1,0 +1,76 @@
+"""What each feature app adds to the account pages, without accounts importing any of them.
+
+Each app that owns things has an ``account_parts.py`` module (found by AccountsConfig.ready,
+as the admin finds ``admin.py``) which registers an :class:`AccountPart`: how many the
+owner has, their documents for "download everything", how to read and save them again,
+what deleting the account does to them, and the demo data for ``make run``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest
+
+ACCOUNT_FORMAT = "onefinity-account"
+ACCOUNT_VERSION = 1
+
+
+class AccountFileError(ValueError):
+    """An account file, or one of its parts, that cannot be imported; the message says where."""
+
+
+@dataclass(frozen=True)
+class Damaged:
+    """A stored record that no longer reads, kept as stored in the export."""
+
+    kind: str
+    name: str
+    problem: str
+    stored: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "problem": self.problem,
+            "document": self.stored,
+        }
+
+
+@dataclass(frozen=True)
+class AccountPart:
+    # Its key in the account file ("forces"), and what it holds, plural ("lists").
+    key: str
+    label: str
+    # How many the person asking owns, for the account page.
+    count: Callable[[HttpRequest], int]
+    # Its part of the account file, and the records that no longer read. The part may be
+    # an iterator of records, read as the file is written (bounded memory, whatever the
+    # account holds): the list of damaged records is then filled as it is read.
+    export: Callable[[HttpRequest], tuple[Any, list[Damaged]]]
+    # Read the part of an uploaded file (AccountFileError naming the entry), then save what
+    # was read for the person asking, inside the import's transaction. A part without
+    # `read` is exported only.
+    read: Callable[[Any], list[Any]] | None = None
+    save: Callable[[HttpRequest, list[Any]], None] | None = None
+    # What deleting the account does to this part, in sentences for the confirmation page,
+    # and the deletion itself (run before the user is deleted).
+    deletion: Callable[[Any], list[str]] | None = None
+    delete: Callable[[Any], None] | None = None
+    # Demo data for `make run`, for the demo user: a line for each thing made.
+    demo: Callable[[Any], list[str]] | None = None
+
+
+_PARTS: dict[str, AccountPart] = {}
+
+
+def register(part: AccountPart) -> None:
+    _PARTS[part.key] = part
+
+
+def account_parts() -> list[AccountPart]:
+    """The registered parts, in the order of INSTALLED_APPS."""
+    return list(_PARTS.values())

@@ -1,0 +1,71 @@
+"""A unit's size (docs/architecture.md, "A unit's size"): no class over 300 lines and no
+function over 60, in every module of the apps but those still over the rule, which are
+named in `STILL_OVER` so that the work left is in one place (a module leaves the list once
+it is split at its seams)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MOST_CLASS_LINES = 300
+MOST_FUNCTION_LINES = 60
+# The apps whose modules the rule is held over: events/ and jobs/ are being rewritten on other
+# branches (issue 34), and join the walk when those land.
+APPS = ("accounts", "config", "forcebuilder", "onefinity", "tablegen")
+# Over the rule still (issue 34): left out of the walk until they are split at their seams.
+STILL_OVER = {
+    "forcebuilder/odds.py",  # OddsPanel: its form, plan and presentation
+    "onefinity/rules/cards.py",  # reaction_counts
+    "onefinity/rules/combat.py",  # plan_exchange, resolve
+    "onefinity/rules/effects.py",  # attack_pile, defense_pile
+    "onefinity/rules/lineoffire.py",  # _board_geometry
+    "onefinity/rules/ruleset_file.py",  # _check_references
+    "onefinity/rules/visibility.py",  # _patterns, board_lines
+    "tablegen/engine/boxfit.py",  # box_problem
+    "tablegen/engine/metrics.py",  # check_table
+    "tablegen/engine/render.py",  # draw_map, png
+    "tablegen/engine/tables.py",  # _pieces
+    "tablegen/engine/tournament.py",  # advance
+}
+HELD = sorted(
+    name
+    for app in APPS
+    for path in (ROOT / app).rglob("*.py")
+    if "migrations" not in path.parts
+    and (name := path.relative_to(ROOT).as_posix()) not in STILL_OVER
+)
+
+
+def too_long(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        assert node.end_lineno is not None
+        lines = node.end_lineno - node.lineno + 1
+        most = MOST_CLASS_LINES if isinstance(node, ast.ClassDef) else MOST_FUNCTION_LINES
+        if lines > most:
+            found.append(f"{node.name} (line {node.lineno}): {lines} lines")
+    return found
+
+
+def test_the_modules_split_so_far_are_held():
+    assert {"forcebuilder/sheets.py", "tablegen/engine/generate.py", "tablegen/maps.py"} <= set(
+        HELD
+    )
+
+
+@pytest.mark.parametrize("name", HELD)
+def test_no_class_is_over_300_lines_nor_a_function_over_60(name):
+    assert not too_long(ROOT / name)
+
+
+def test_the_rule_sees_a_long_function(tmp_path):
+    body = "\n".join(f"    x{n} = {n}" for n in range(MOST_FUNCTION_LINES))
+    module = tmp_path / "long.py"
+    module.write_text(f"def long():\n{body}\n")
+    assert too_long(module) == ["long (line 1): 61 lines"]
