@@ -6,14 +6,12 @@ second pass), with the database backend where the queue's own records are what i
 from __future__ import annotations
 
 import json
-import threading
 import tracemalloc
 from datetime import timedelta
 from unittest import mock
 
 import pytest
 from django.contrib.sessions.backends.signed_cookies import SessionStore
-from django.db import connections
 from django.test import RequestFactory
 from django.utils import timezone
 from django_tasks_db.management.commands.db_worker import Worker
@@ -23,7 +21,8 @@ from jobs import kinds, queue_records, running
 from jobs.models import Job, JobFile
 from tests.conftest import run_waiting_jobs
 from tests.factories import make_table
-from tests.site.test_attempts import thread_database  # noqa: F401 (a fixture)
+from tests.threads import at_once
+from tests.threads import thread_database as thread_database  # a fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +106,7 @@ def test_many_accounts_on_one_address_do_not_make_another_address_wait(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_bounds_hold_for_sixteen_requests_at_once(owner, settings, thread_database):  # noqa: F811
+def test_the_bounds_hold_for_sixteen_requests_at_once(owner, settings, thread_database):
     settings.JOBS_ACTIVE_PER_OWNER = 4
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
     database = thread_database
@@ -140,31 +139,6 @@ def test_the_bounds_hold_for_sixteen_requests_at_once(owner, settings, thread_da
     )
     at_once(12, database, lambda n: running.restart(request_of(owner), failed[n]))  # type: ignore[index]
     assert len(queued()) == 4
-
-
-def at_once(count: int, database: dict, attempt) -> list[object]:
-    """``attempt(i)`` in ``count`` threads released together; what each returned or raised."""
-    start = threading.Barrier(count)
-    answers: list[object] = []
-
-    def run(i: int) -> None:
-        connections["default"] = type(connections["default"])(database, "default")
-        try:
-            start.wait()
-            try:
-                answers.append(attempt(i))
-            except Exception as refused:
-                answers.append(refused)
-        finally:
-            connections["default"].close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(answers) == count
-    return answers
 
 
 def test_a_restart_past_the_bound_is_refused(owner, owner_client, jobs_wait, settings):

@@ -4,18 +4,18 @@
 from __future__ import annotations
 
 import re
-import sqlite3
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.db.models import F
 from django.test import Client, RequestFactory
 
 from accounts import attempts
 from accounts.models import Attempt
 from tests.conftest import OWNER_PASSWORD
+from tests.threads import at_once
+from tests.threads import thread_database as thread_database  # a fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -242,40 +242,9 @@ def test_without_trusted_proxies_a_forged_header_does_not_escape_the_limit(setti
     assert forged.status_code == 429
 
 
-@pytest.fixture
-def thread_database(transactional_db, tmp_path):
-    """The database settings for other threads. SQLite's in-memory test database locks whole
-    tables between connections and fails at once where the site's file database (WAL, a
-    20 s busy timeout) waits its turn, so on SQLite the threads get a file copy of it."""
-    if connection.vendor != "sqlite":
-        return connection.settings_dict
-    copy = tmp_path / "threads.sqlite3"
-    connection.ensure_connection()
-    with sqlite3.connect(copy) as target:
-        connection.connection.backup(target)
-    target.close()
-    return {**connection.settings_dict, "NAME": str(copy)}
-
-
 def concurrently(count: int, database: dict, attempt) -> list[int]:
     """Run ``attempt(i)`` in ``count`` threads released at once; their status codes."""
-    start = threading.Barrier(count)
-    codes: list[int] = []
-
-    def run(i: int) -> None:
-        connections["default"] = type(connections["default"])(database, "default")
-        try:
-            start.wait()
-            codes.append(attempt(i).status_code)
-        finally:
-            connections["default"].close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return codes
+    return [answer.status_code for answer in at_once(count, database, attempt)]
 
 
 @pytest.mark.django_db(transaction=True)
