@@ -121,9 +121,14 @@ def game(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def live(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The turn's region when the game moved past ``since`` (the version the page shows);
     204 (nothing to do) while it has not: what each phone polls."""
-    found, side = _played(request, code)
+    # Most polls find nothing new: they read the version and the players, not the state.
+    light = Game.objects.only("version", "owner_id", "player_b_id")
+    found = light.filter(code=code).first() if len(code) <= 32 else None
+    if found is None or found.side_of(request.user) is None:
+        raise Http404("Not found")
     if read_version(request.GET.get("since")) == found.version:
         return HttpResponse(status=204)
+    found, side = _played(request, code)
     response = _game_page(request, found, side)
     return reswap(retarget(response, "#turn"), "outerHTML")
 
