@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.db import transaction
 from django.http import Http404, HttpRequest
@@ -24,6 +25,7 @@ from accounts.ownership import (
 from accounts.storage import StorageFull, check_room
 from forcebuilder.models import Force
 from games.models import MAX_STEPS, Game, GameStep
+from games.table_odds import game_map, map_odds
 from onefinity.http import record_id, stale_words
 from onefinity.rules import Ruleset, force_document
 from onefinity.rules.game import (
@@ -110,7 +112,14 @@ def start_game(request: HttpRequest, fields: dict[str, str]) -> Game:
             table = owned(request, Table).filter(pk=pk).first() if pk is not None else None
             if table is None:
                 raise GameRefusal("table: choose one of your tables, or none")
-            hexes = table.to_spec().board.hexes
+            spec = table.to_spec()
+            # A trooper stands only where it may enter (not on blocking terrain).
+            kinds = ruleset.table.terrain
+            hexes = tuple(
+                h
+                for i, h in enumerate(spec.board.hexes)
+                if i not in spec.terrain or kinds[spec.terrain[i]].enterable
+            )
             table_document, table_name = table.stored_document(), table.name
         spec_a, spec_b = force_a.to_spec(), force_b.to_spec()
         state = new_game(spec_a, spec_b, ruleset, vp_target, hexes)
@@ -284,8 +293,19 @@ class TrooperRow:
     selected: bool
 
 
-def page(game: Game, side: str, selected: str = "") -> dict[str, Any]:
+# The page's own query (what it shows): the chosen trooper, a hex tapped on the map, and
+# the odds panel's choices.
+VIEW_FIELDS = ("trooper", "at", "target", "mode", "weapon", "rear", "charge")
+
+
+def view_choices(query: Any) -> dict[str, str]:
+    return {name: str(query.get(name, ""))[:40] for name in VIEW_FIELDS if query.get(name)}
+
+
+def page(game: Game, side: str, choices: dict[str, str] | None = None) -> dict[str, Any]:
     """What the game's page (or its region) shows."""
+    choices = choices or {}
+    selected = choices.get("trooper", "")
     ruleset = game.ruleset()
     state = _state(game)
     rules = game_rules(ruleset)
@@ -323,7 +343,9 @@ def page(game: Game, side: str, selected: str = "") -> dict[str, Any]:
             for a in game_actions(ruleset)
         ]
     outcomes = _outcomes(state, chosen, ruleset) if chosen is not None else []
+    view = {**_map_and_odds(game, state, ruleset, chosen, choices), "query": urlencode(choices)}
     return {
+        **view,
         "game": game,
         "me": side,
         "state": state,
@@ -375,3 +397,49 @@ def _some_free_hex(state: GameState, trooper: GameTrooper) -> Hex | None:
         return trooper.hex
     taken = {t.hex for t in state.troopers}
     return next((h for h in sorted(state.board) if h not in taken), None)
+
+
+def _map_and_odds(
+    game: Game,
+    state: GameState,
+    ruleset: Ruleset,
+    chosen: GameTrooper | None,
+    choices: dict[str, str],
+) -> dict[str, Any]:
+    """The map (while a trooper on the table is chosen: tap a hex to place it) and the
+    odds of its attack on the target chosen, read from the map."""
+    if (
+        chosen is None
+        or not chosen.on_table
+        or game_rules(ruleset).state_for(chosen.wounds).removed
+    ):
+        return {}
+    at = _HEX_TEXT.match(choices.get("at", ""))
+    tapped = (int(at[1]), int(at[2])) if at else None
+    target = next(
+        (t for t in state.troopers if t.id == choices.get("target") and t.side != chosen.side),
+        None,
+    )
+    odds = map_odds(game, state, ruleset, chosen, target, choices) if target else None
+    keep = {k: v for k, v in choices.items() if k != "at"}
+
+    def link(hex_: Hex) -> str:
+        return "?" + urlencode({**keep, "at": f"{hex_[0]},{hex_[1]}"})
+
+    targets = [
+        t
+        for t in state.troopers
+        if t.side != chosen.side
+        and t.hex is not None
+        and not game_rules(ruleset).state_for(t.wounds).removed
+    ]
+    return {
+        "map": game_map(game, state, ruleset, link, odds),
+        "tapped": f"{tapped[0]},{tapped[1]}" if tapped else "",
+        "targets": targets,
+        "odds": odds,
+        "choices": choices,
+    }
+
+
+_HEX_TEXT = re.compile(r"^(-?[0-9]{1,3}),(-?[0-9]{1,3})$")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -49,10 +50,18 @@ def _selected(request: HtmxHttpRequest) -> str:
     return (request.POST.get("selected") or request.GET.get("trooper") or "")[:40]
 
 
+def _choices(request: HtmxHttpRequest) -> dict[str, str]:
+    """What the page shows: its query, or after a step the trooper the form kept open."""
+    choices = playing.view_choices(request.GET)
+    if request.method == "POST" and request.POST.get("selected"):
+        choices = {"trooper": request.POST["selected"][:40]}
+    return choices
+
+
 def _game_page(
     request: HtmxHttpRequest, game: Game, side: str, status: int = 200, error: str = ""
 ) -> HttpResponse:
-    context: dict[str, Any] = {**playing.page(game, side, _selected(request)), "error": error}
+    context: dict[str, Any] = {**playing.page(game, side, _choices(request)), "error": error}
     if request.htmx:
         return render(request, "games/game.html#turn", context, status=status)
     join_url = request.build_absolute_uri(game.get_join_url())
@@ -175,7 +184,9 @@ def _changed(request: HtmxHttpRequest, found: Game, side: str) -> HttpResponse:
     if request.htmx:
         return _game_page(request, found, side)
     selected = _selected(request)
-    return redirect(found.get_absolute_url() + (f"?trooper={selected}" if selected else ""))
+    return redirect(
+        found.get_absolute_url() + (f"?{urlencode({'trooper': selected})}" if selected else "")
+    )
 
 
 def _refused(

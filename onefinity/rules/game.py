@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from onefinity.rules.effects import fighter, wounds_of
-from onefinity.rules.force import ForceSpec
+from onefinity.rules.force import ForceSpec, TrooperSpec, UnitSpec
 from onefinity.rules.hexgrid import Hex
 from onefinity.rules.ruleset import NOT_TAG, GameRules, Ruleset, TrooperState
 
@@ -224,30 +224,38 @@ def new_game(
         raise GameError(f"the VP target is a whole number from 1 to {MAX_VP}")
     troopers: list[GameTrooper] = []
     for side, force in zip(SIDES, (force_a, force_b), strict=True):
-        for u, unit in enumerate(force.units, start=1):
+        for trooper_id, (trooper, unit, place) in list_troopers(force, side).items():
             unit_type = ruleset.unit_types.get(unit.type)
             if unit_type is None:
                 raise GameError(f"{force.name}: {unit.type!r} is not a unit type of the ruleset")
-            for t, trooper in enumerate(unit.troopers, start=1):
-                side_of = fighter(trooper, unit, ruleset)
-                assert side_of is not None
-                wounds = wounds_of(side_of)
-                label = trooper.name or f"{unit.name or unit_type.name} {t}"
-                troopers.append(
-                    GameTrooper(
-                        id=f"{side}-{trooper.id or f'{u}.{t}'}",
-                        side=side,
-                        name=label,
-                        unit_type=unit.type,
-                        trooper_class=trooper.trooper_class,
-                        tag=unit_type.is_tag,
-                        max_wounds=wounds,
-                        wounds=wounds,
-                    )
+            side_of = fighter(trooper, unit, ruleset)
+            assert side_of is not None
+            wounds = wounds_of(side_of)
+            troopers.append(
+                GameTrooper(
+                    id=trooper_id,
+                    side=side,
+                    name=trooper.name or f"{unit.name or unit_type.name} {place}",
+                    unit_type=unit.type,
+                    trooper_class=trooper.trooper_class,
+                    tag=unit_type.is_tag,
+                    max_wounds=wounds,
+                    wounds=wounds,
                 )
+            )
     if len({t.id for t in troopers}) != len(troopers):
         raise GameError("two troopers of one list have the same id")
     return GameState(tuple(troopers), vp_target, frozenset(board))
+
+
+def list_troopers(force: ForceSpec, side: str) -> dict[str, tuple[TrooperSpec, UnitSpec, int]]:
+    """Each trooper of a list by its id in a game (the side, then its own id, or its unit's
+    and its place), with its unit and its place in the unit (from 1)."""
+    found = {}
+    for u, unit in enumerate(force.units, start=1):
+        for t, trooper in enumerate(unit.troopers, start=1):
+            found[f"{side}-{trooper.id or f'{u}.{t}'}"] = (trooper, unit, t)
+    return found
 
 
 # --- The steps ------------------------------------------------------------------------------

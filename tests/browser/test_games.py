@@ -107,10 +107,21 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
     expect(jump.get_by_role("button")).to_be_disabled()
     expect(jump.locator(".reason")).to_contain_text("costs 3 AP and 2 AP are left")
     delays.append(seen_within(b, "2 AP left"))
+
+    # Tap a hex of the map, then Place: the trooper stands there on both phones.
+    a.locator(".game-map svg a").nth(40).click()
+    settled(a)
+    expect(a.locator(".game-map + .note")).to_contain_text("chosen")
+    a.get_by_role("button", name="Place").click()
+    settled(a)
+    expect(a.locator(".trooper.selected")).to_contain_text("hex")
     fits_the_phone(a)
     screenshot(a, "game-turn-phone")
 
-    # Bob passes for Alice (either phone records a step); Alice's phone follows.
+    # Bob passes for Alice (either phone records a step) once his phone shows the last step
+    # (a tap on a page that is a step behind is refused as stale: tested below).
+    version = a.locator("#turn").get_attribute("data-version")
+    expect(b.locator("#turn")).to_have_attribute("data-version", version or "", timeout=5_000)
     b.get_by_role("button", name="Pass").click()
     settled(b)
     delays.append(seen_within(a, "Turn 2: side B"))

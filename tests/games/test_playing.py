@@ -226,3 +226,61 @@ def test_the_account_export_and_deletion_know_the_games(game, alice, bob):
     assert game.player_b is None
     delete_account_data(alice)
     assert not Game.objects.exists()
+
+
+def test_the_odds_of_an_attack_come_from_the_placed_troopers_on_the_map(game, alice, bob):
+    """Blocked and clear lines of fire: the page says what the engine's exact line of fire
+    says, and the odds it shows are the engine's for the situation the map gives."""
+    from games.table_odds import table_spec
+    from onefinity.rules import read_force_document
+    from onefinity.rules.combat import Situation, plan_exchange, resolve
+    from onefinity.rules.effects import fighter
+    from onefinity.rules.game import list_troopers
+    from onefinity.rules.map_odds import attack_situation, read_map
+    from onefinity.rules.reactions import Watch, may_react
+
+    a, b = signed_in(alice), signed_in(bob)
+    mine = ids(state(a, game), "a", "medium-infantry")[1]
+    theirs = ids(state(a, game), "b", "medium-infantry")[1]
+    ruleset = game.ruleset()
+    table = table_spec(game, ruleset)
+    standable = sorted(tuple(h) for h in game.state["board"])
+    source = standable[len(standable) // 3]
+    readings = {h: read_map(table.board, table.terrain, ruleset, source, h) for h in standable}
+    clear = next(h for h, r in readings.items() if r.clear and r.band and r.distance > 2)
+    blocked = next(h for h, r in readings.items() if not r.clear)
+    step(a, game, kind="first", side="a")
+    step(a, game, kind="ap", value="13")
+    step(a, game, kind="act", trooper=mine, action="move")
+    step(a, game, kind="place", trooper=mine, hex=f"{source[0]},{source[1]}")
+    step(b, game, kind="pass")
+    step(b, game, kind="ap", value="13")
+    step(b, game, kind="act", trooper=theirs, action="move")
+    refused = step(b, game, kind="place", trooper=theirs, hex=f"{source[0]},{source[1]}")
+    assert refused.status_code == 400
+    specs = list_troopers(read_force_document(game.list_a), "a") | list_troopers(
+        read_force_document(game.list_b), "b"
+    )
+    for where in (blocked, clear):
+        step(b, game, kind="place", trooper=theirs, hex=f"{where[0]},{where[1]}")
+        query = {"trooper": mine, "target": theirs, "mode": "shooting"}
+        html = a.get(f"/games/{game.code}/", query).content.decode()
+        reading = readings[where]
+        assert f"{reading.distance} hex" in html
+        assert ("line of fire clear" in html) is reading.clear
+        assert ("No line of fire" in html) is not reading.clear
+        if not reading.clear:
+            continue
+        assert f"{reading.band} range" in html
+        situation = attack_situation(reading, "shooting", ruleset)
+        attacker = fighter(specs[mine][0], specs[mine][1], ruleset, "x")
+        target = fighter(specs[theirs][0], specs[theirs][1], ruleset, "y")
+        reaction = may_react(Watch(True, True, distance=reading.distance))
+        plan = plan_exchange(
+            attacker.with_situation(situation.attacker_combat, situation.attacker_defense),
+            target.with_situation(situation.target_combat, situation.target_defense),
+            Situation("shooting", reading.band, reaction),
+            ruleset,
+        )
+        expected = f"{float(resolve(plan, ruleset).attacker_hits) * 100:.1f}%"
+        assert f"<td>{expected}</td>" in html

@@ -320,3 +320,34 @@ def test_any_steps_keep_the_state_valid_and_a_refused_step_changes_nothing(begun
             assert state_document(state) == before
         assert problems(state, RULESET) == []
         assert read_state_document(state_document(state)) == state
+
+
+# --- An attack's situation from the map ------------------------------------------------------
+
+
+def test_the_map_gives_the_band_line_of_fire_cover_and_higher_ground():
+    from onefinity.rules.hexgrid import Board, distance
+    from onefinity.rules.lineoffire import Terrain, line_of_fire
+    from onefinity.rules.map_odds import attack_situation, read_map
+
+    board = Board.of(tuple(BOARD))
+    attacker, target, wall, crates = (0, 5), (4, 5), (2, 5), (5, 5)
+    kinds = {board.index[attacker]: "elevated", board.index[crates]: "cover"}
+    open_reading = read_map(board, kinds, RULESET, attacker, target)
+    band = RULESET.band_for_distance(distance(attacker, target))
+    assert band is not None and open_reading.band == band.id and open_reading.distance == 4
+    assert open_reading.clear and open_reading.target_in_cover and open_reading.attacker_higher
+    situation = attack_situation(open_reading, "shooting", RULESET, rear=True)
+    assert situation.attacker_combat == ("higher-ground", "rear")
+    assert situation.target_defense == ("cover",)
+    assert (
+        "charging"
+        not in attack_situation(open_reading, "shooting", RULESET, charge=True).attacker_combat
+    )
+
+    walled = kinds | {board.index[wall]: "blocking"}
+    reading = read_map(board, walled, RULESET, attacker, target)
+    exact = line_of_fire(board, Terrain.of(board, walled, RULESET.table), attacker, target)
+    assert reading.clear is exact.clear is False and wall in reading.blocked_by
+    beyond = max(b.max for b in RULESET.range_bands) + 1
+    assert RULESET.band_for_distance(beyond) is None
