@@ -134,6 +134,7 @@ bench: setup
 	$(BIN)/python benchmarks/boxes.py --budget 4 --advise
 	$(BIN)/python benchmarks/events.py
 	$(BIN)/python benchmarks/swiss.py
+	$(BIN)/python benchmarks/games.py
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache *.egg-info test-artifacts

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "forcebuilder",
     "tablegen",
     "events",
+    "games",
     "config",
 ]
 

@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("forcebuilder.urls")),
     path("", include("tablegen.urls")),
     path("", include("events.urls")),
+    path("", include("games.urls")),
 ]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PROJECT = {"config", "onefinity", "accounts", "jobs", "forcebuilder", "tablegen", "events"}
+PROJECT = {"config", "onefinity", "accounts", "jobs", "forcebuilder", "tablegen", "events", "games"}
 # Each package and what of the project it may import (besides itself).
 MAY_IMPORT = {
     "onefinity/rules": {"onefinity.rules"},
@@ -26,6 +26,8 @@ MAY_IMPORT = {
     "tablegen": {"onefinity", "accounts", "jobs", "tablegen"},
     # Events are built on the lists players bring and the tables organizers make.
     "events": {"onefinity", "accounts", "jobs", "forcebuilder", "tablegen", "events"},
+    # Games sit beside events: a game is played with lists on a table.
+    "games": {"onefinity", "accounts", "jobs", "forcebuilder", "tablegen", "games"},
     "config": PROJECT,
 }
 PURE = ("onefinity/rules", "tablegen/engine")
@@ -79,6 +81,7 @@ def test_the_rules_app_imports_no_feature_app_and_no_accounts():
                 "forcebuilder",
                 "tablegen",
                 "events",
+                "games",
                 "config",
             }, f"{path.relative_to(ROOT)} imports {module}"
 

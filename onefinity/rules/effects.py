@@ -35,6 +35,7 @@ from onefinity.rules.ruleset import (
     NO_REACTION,
     OUTSIDE,
     REACTION_FIRE_POWER,
+    REACTS_UNSEEN,
     SHOOTING,
     WOUNDS,
     Attack,
@@ -711,6 +712,12 @@ def describe(effect: Effect, ruleset: Ruleset) -> str:
         sign = "+" if effect.amount > 0 else "-"
         count = abs(effect.amount)
         return f"{sign}{count} hex{'es' if count != 1 else ''} of movement"
+    if change == REACTS_UNSEEN:
+        count = effect.amount
+        return (
+            f"it may react to an enemy activating within {count} hex{'es' if count != 1 else ''}"
+            " without line of fire"
+        )
     assert change == OUTSIDE
     return f"its effect is on {effect.outside}"
 

@@ -37,6 +37,9 @@ NO_REACTION = "no_reaction"  # the owner may not react (under the effect's condi
 WOUNDS = "wounds"
 MOVEMENT = "movement"
 OUTSIDE = "outside"  # an effect outside any exchange, named in a word (healing, ...)
+# The owner may react to an enemy activating within this many hexes without line of fire
+# (onefinity.rules.reactions); outside any exchange.
+REACTS_UNSEEN = "reacts_unseen"
 CHANGES = (
     ATTACK,
     DEFENSE,
@@ -47,6 +50,7 @@ CHANGES = (
     WOUNDS,
     MOVEMENT,
     OUTSIDE,
+    REACTS_UNSEEN,
 )
 # The owner's role in a comparison of cards, for the changes that need one.
 ATTACKING = "attacking"
@@ -109,7 +113,7 @@ class Effect:
     @property
     def in_exchange(self) -> bool:
         """Whether the effect is part of the odds (movement and OUTSIDE are not)."""
-        return self.change not in (MOVEMENT, OUTSIDE)
+        return self.change not in (MOVEMENT, OUTSIDE, REACTS_UNSEEN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,6 +388,53 @@ class TableRules:
     connected: bool
 
 
+# A game at the table (the [game] table of the ruleset file; onefinity.rules.game).
+ABOVE_ZERO, ZERO, BELOW_ZERO = "above-zero", "zero", "below-zero"
+WOUND_LEVELS = (ABOVE_ZERO, ZERO, BELOW_ZERO)
+TAG_ONLY, NOT_TAG = "tag", "not-tag"
+RESTORE_TARGETS = (TAG_ONLY, NOT_TAG)
+
+
+@dataclass(frozen=True, slots=True)
+class TrooperState:
+    """A state of a trooper on the table, by its wound count, and what it may do."""
+
+    id: str
+    name: str
+    wounds: str  # one of WOUND_LEVELS
+    acts: bool
+    reacts: bool
+    restorable: bool
+    removed: bool = False
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HackedRule:
+    """The Hacked condition: given by ``by`` to a ``targets`` trooper, ended by its own
+    ``ended_by``; meanwhile it may not take the actions of ``forbids``."""
+
+    name: str
+    by: str
+    targets: str  # one of RESTORE_TARGETS
+    forbids: tuple[str, ...]
+    ended_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameRules:
+    enter_actions: tuple[str, ...]
+    states: Mapping[str, TrooperState]
+    # The action that restores wounds -> whom it restores (TAG_ONLY or NOT_TAG).
+    restores: Mapping[str, str]
+    restore_wounds: int
+    hacked: HackedRule
+
+    def state_for(self, wounds: int) -> TrooperState:
+        level = ABOVE_ZERO if wounds > 0 else ZERO if wounds == 0 else BELOW_ZERO
+        return next(state for state in self.states.values() if state.wounds == level)
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     version: str
@@ -408,6 +459,8 @@ class Ruleset:
     unit_skills: Mapping[str, CatalogueEntry]
     table: TableRules
     exchange: ExchangeRules = ExchangeRules()
+    # How a game is kept at the table; None for a ruleset without a [game] table.
+    game: GameRules | None = None
     # The constraints of each scope (SCOPES), in the file's order.
     constraints: Mapping[str, tuple[Constraint, ...]] = field(
         default_factory=lambda: frozen({scope: () for scope in SCOPES})

@@ -36,6 +36,8 @@ from onefinity.rules.ruleset import (
     OUTSIDE,
     REACTION_FIRE_POWER,
     REACTION_TIES,
+    REACTS_UNSEEN,
+    RESTORE_TARGETS,
     ROLES,
     RULESET_DIR,
     RULESET_FORMAT,
@@ -45,6 +47,7 @@ from onefinity.rules.ruleset import (
     UNIT_TYPE_PREFIX,
     UNIT_TYPE_SCOPE,
     UNITS,
+    WOUND_LEVELS,
     WOUNDS,
     Attack,
     CardRules,
@@ -55,6 +58,8 @@ from onefinity.rules.ruleset import (
     ExchangeRules,
     Faction,
     ForceLimits,
+    GameRules,
+    HackedRule,
     Modifier,
     RangeBand,
     Ruleset,
@@ -64,6 +69,7 @@ from onefinity.rules.ruleset import (
     TableRules,
     TerrainKind,
     TrooperClass,
+    TrooperState,
     UnitType,
     frozen,
 )
@@ -203,7 +209,7 @@ def _effect(effect: _Reader) -> Effect:
         amount = effect.integer(change, minimum=None)
         if amount == 0:
             raise effect.fail(change, "an effect of 0 changes nothing")
-    elif change == REACTION_FIRE_POWER:
+    elif change in (REACTION_FIRE_POWER, REACTS_UNSEEN):
         amount = effect.integer(change, minimum=1)
     elif change == CANCELS:
         cancels = effect.text(change)
@@ -229,7 +235,9 @@ def _effect(effect: _Reader) -> Effect:
     own_situation = effect.texts("situation", default=())
     enemy_situation = effect.texts("enemy_situation", default=())
     conditional = bool(exchanges or bands or own_situation or enemy_situation)
-    if change in (WOUNDS, MOVEMENT, OUTSIDE) and (conditional or reacting is not None):
+    if change in (WOUNDS, MOVEMENT, OUTSIDE, REACTS_UNSEEN) and (
+        conditional or reacting is not None
+    ):
         raise effect.fail(change, "holds at all times: it takes no conditions")
     if change == DEFENSE and any(e != SHOOTING for e in exchanges):
         raise effect.fail("exchanges", "defense cards are drawn only against shooting")
@@ -592,6 +600,73 @@ def _exchange(root: _Reader) -> ExchangeRules:
     return rules
 
 
+def _game(root: _Reader) -> GameRules | None:
+    """How a game is kept at the table (onefinity.rules.game), when the file says."""
+    if "game" not in root.table:
+        return None
+    table = root.table_of("game")
+    states = {}
+    for state_id, entry in table.entries("states"):
+        states[state_id] = TrooperState(
+            id=state_id,
+            name=entry.text("name"),
+            wounds=entry.choice("wounds", WOUND_LEVELS),
+            acts=entry.flag("acts"),
+            reacts=entry.flag("reacts"),
+            restorable=entry.flag("restorable"),
+            removed=entry.flag("removed"),
+            description=entry.text("description", default=""),
+        )
+        entry.done()
+    for level in WOUND_LEVELS:
+        if sum(state.wounds == level for state in states.values()) != 1:
+            raise table.fail("states", f"exactly one state must be for wounds {level!r}")
+    restores_table = table.table_of("restores")
+    restore_wounds = restores_table.integer("wounds", minimum=1)
+    restores = {
+        action: restores_table.choice(action, RESTORE_TARGETS)
+        for action in restores_table.table
+        if action not in ("wounds", "provisional")
+    }
+    restores_table.done()
+    hacked_table = table.table_of("hacked")
+    hacked = HackedRule(
+        name=hacked_table.text("name"),
+        by=hacked_table.text("by"),
+        targets=hacked_table.choice("targets", RESTORE_TARGETS),
+        forbids=hacked_table.texts("forbids"),
+        ended_by=hacked_table.text("ended_by"),
+    )
+    hacked_table.done()
+    rules = GameRules(
+        enter_actions=table.texts("enter_actions"),
+        states=frozen(states),
+        restores=frozen(restores),
+        restore_wounds=restore_wounds,
+        hacked=hacked,
+    )
+    table.done()
+    return rules
+
+
+def _check_game(ruleset: Ruleset) -> None:
+    """Every action the [game] table names is one a trooper can take."""
+    rules = ruleset.game
+    if rules is None:
+        return
+    actions = set(ruleset.action_costs) - {"special"} | set(ruleset.special_actions)
+    named = [
+        *(("game.enter_actions", a) for a in rules.enter_actions),
+        *((f"game.restores.{a}", a) for a in rules.restores),
+        *(("game.hacked.forbids", a) for a in rules.hacked.forbids),
+        ("game.hacked.by", rules.hacked.by),
+        ("game.hacked.ended_by", rules.hacked.ended_by),
+    ]
+    for key, action in named:
+        if action not in actions:
+            raise RulesetError(ruleset.source, key, f"{action!r} is not an action")
+
+
 def _discounts(entry: _Reader) -> tuple[Discount, ...]:
     discounts = []
     raw_discounts = entry._get("discounts", False) or []
@@ -716,10 +791,12 @@ def parse_ruleset(document: Mapping[str, Any], source: str) -> Ruleset:
         unit_skills=_catalogue(root, "unit_skills", "unit_skill"),
         table=_table_rules(root),
         exchange=_exchange(root),
+        game=_game(root),
     )
     root.done()
     ruleset = replace(ruleset, provisional=frozenset(root.marks))
     _check_references(ruleset)
+    _check_game(ruleset)
     return ruleset
 
 

@@ -25,6 +25,7 @@ from onefinity.rules.ruleset import (
     NO_REACTION,
     OUTSIDE,
     REACTION_FIRE_POWER,
+    REACTS_UNSEEN,
     SHOOTING,
     WOUNDS,
     CatalogueEntry,
@@ -344,7 +345,7 @@ def _effect(ruleset: Ruleset, entry: CatalogueEntry, index: int) -> Scenario:
             rifle.burst,
             _wounds(ruleset, own_type) + effect.amount,
         )
-    assert change in (MOVEMENT, OUTSIDE), change
+    assert change in (MOVEMENT, OUTSIDE, REACTS_UNSEEN), change
     owner = plain(own_type).carrying(entry)
     band = ruleset.range_bands[0].id
     rifle = ruleset.weapons[_default(ruleset, own_type)]

@@ -90,6 +90,27 @@ def given() -> dict[str, Any]:
         "actions.costs.charge": 2,
         "actions.costs.deploy": 2,
         "actions.costs.special": 2,
+        # Seed 000, "Troopers state and conditions": the states by wound count and what each
+        # allows, who is healed and who repaired, and what Hacked is.
+        "game.states.active.wounds": "above-zero",  # "a positive wound count"
+        "game.states.active.acts": True,
+        "game.states.active.reacts": True,
+        "game.states.active.restorable": True,
+        "game.states.downed.wounds": "zero",  # "their wound count reached 0"
+        "game.states.downed.acts": False,  # "cannot move or take any action/reaction"
+        "game.states.downed.reacts": False,
+        "game.states.downed.restorable": True,  # "can be Healed/Repaired"
+        "game.states.killed.wounds": "below-zero",  # "a negative wound count"
+        "game.states.killed.acts": False,
+        "game.states.killed.reacts": False,
+        "game.states.killed.restorable": False,
+        "game.states.killed.removed": True,  # "removed from play"
+        "game.restores.wounds": 1,  # "Heal 1 wound from the target"
+        "game.restores.heal": "not-tag",  # "does not work on TAG units"
+        "game.restores.repair": "tag",  # "Heal 1 wound from the target/TAG"
+        "game.hacked.by": "hack",
+        "game.hacked.targets": "tag",  # "TAG: Range 3 Hexes"
+        "game.hacked.ended_by": "emergency-recovery",
         "exchange.reaction_fire_power": 1,  # "Reaction is always ... limited to 1 Fire Power"
         "force_limits.points": 75,
         "force_limits.unit_points": 25,

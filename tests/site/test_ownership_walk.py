@@ -46,6 +46,7 @@ def world(owner, owner_client, stranger_client):
         "pack": shared(make_pack(owner, name="P")),
         "box": make_box(owner),
         "job": made_job(owner_client),
+        "game": made_game(owner_client),
     }
 
 
@@ -62,10 +63,24 @@ def made_job(client: Client):
     return Job.objects.get(kind="export")
 
 
+def made_game(client: Client):
+    """A game of the owner's list against itself, which nobody has joined."""
+    from games.models import Game
+
+    force = Force.objects.get()
+    fields = {"list_a": force.pk, "list_b": force.pk, "vp_target": 5}
+    assert client.post("/games/new/", fields).status_code == 302
+    return Game.objects.get()
+
+
 def url_for(namespace: str, pattern: URLPattern, world: dict) -> tuple[str, str]:
     """The concrete URL for a route, and its kind: owner, shared or public."""
     route = str(pattern.pattern)
     arguments = set(pattern.pattern.regex.groupindex)
+    if namespace == "games" and "code" in arguments:
+        # A game is its two players' (owner-like); its join link is shared.
+        url = "/" + route.replace("<code:code>", world["game"].code if "game" in world else "g")
+        return url, "shared" if route.endswith("/join/") else "owner"
     if "code" in arguments:
         code = (
             world["force"].share_code

@@ -1,0 +1,445 @@
+"""What a request to a game does: start one from two lists and a table, join it, take a
+step, undo the last one; and what the game's page shows. The rules are the pure engine's
+(onefinity.rules.game); this module reads the request's fields once and keeps the record.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.db import transaction
+from django.http import Http404, HttpRequest
+
+from accounts.history import document_size
+from accounts.ownership import (
+    DamagedRecord,
+    QuotaExceeded,
+    StaleVersion,
+    get_shared_or_404,
+    owned,
+    owner_fields,
+)
+from accounts.storage import StorageFull, check_room
+from forcebuilder.models import Force
+from games.models import MAX_STEPS, Game, GameStep
+from games.table_odds import game_map, map_odds
+from onefinity.http import record_id, stale_words
+from onefinity.rules import Ruleset, force_document
+from onefinity.rules.game import (
+    MAX_VP,
+    GameError,
+    GameState,
+    GameTrooper,
+    Step,
+    action_name,
+    action_refusal,
+    apply,
+    cost,
+    describe_step,
+    game_actions,
+    game_rules,
+    new_game,
+    public_state,
+    read_state_document,
+    read_step,
+    state_document,
+    step_document,
+)
+from onefinity.rules.hexgrid import Hex, standard_board
+from onefinity.rules.text import whole_number
+from tablegen.models import Table
+
+# A share link's code, alone or at the end of the link (/s/<code>/...).
+_SHARE_CODE = re.compile(r"(?:^|/s/)([A-Za-z0-9_-]{8,32})/?(?:[?#].*)?$")
+
+
+class GameRefusal(Exception):
+    """A request the game cannot take; the message says why. Nothing was changed."""
+
+    status = 400
+
+
+class StaleGame(GameRefusal):
+    """The page that sent the step showed an older version of the game."""
+
+    status = 409
+
+
+# --- Starting and joining ------------------------------------------------------------------
+
+
+def _my_list(request: HttpRequest, text: str, field: str) -> Force:
+    pk = record_id(text.strip())
+    found = owned(request, Force).filter(pk=pk).first() if pk is not None else None
+    if found is None:
+        raise GameRefusal(f"{field}: choose one of your lists")
+    return found
+
+
+def _opponent_list(request: HttpRequest, text: str) -> Force:
+    """One of my lists by its id, or any shared list by its share link or code."""
+    text = text.strip()[:300]
+    if record_id(text) is not None:
+        return _my_list(request, text, "list_b")
+    found = _SHARE_CODE.search(text)
+    if found is None:
+        raise GameRefusal("list_b: paste the opponent's share link or code, or pick your list")
+    try:
+        return get_shared_or_404(Force, found[1])
+    except Http404:
+        raise GameRefusal("list_b: no list is shared under that link") from None
+
+
+def start_game(request: HttpRequest, fields: dict[str, str]) -> Game:
+    """A new game of ``list_a`` (mine) against ``list_b``, on ``table`` (mine, or the
+    standard board), to ``vp_target`` VP. GameRefusal with the reason."""
+    force_a = _my_list(request, fields.get("list_a", ""), "list_a")
+    force_b = _opponent_list(request, fields.get("list_b", ""))
+    vp_target = whole_number(fields.get("vp_target", "").strip(), 1, MAX_VP)
+    if vp_target is None:
+        raise GameRefusal(f"vp_target: a whole number from 1 to {MAX_VP}")
+    table_document: Any = None
+    table_name = "Standard board"
+    ruleset = force_a.ruleset()
+    hexes = standard_board(ruleset.table.rows, ruleset.table.columns).hexes
+    table_field = fields.get("table", "").strip()
+    try:
+        if table_field:
+            pk = record_id(table_field)
+            table = owned(request, Table).filter(pk=pk).first() if pk is not None else None
+            if table is None:
+                raise GameRefusal("table: choose one of your tables, or none")
+            spec = table.to_spec()
+            # A trooper stands only where it may enter (not on blocking terrain).
+            kinds = ruleset.table.terrain
+            hexes = tuple(
+                h
+                for i, h in enumerate(spec.board.hexes)
+                if i not in spec.terrain or kinds[spec.terrain[i]].enterable
+            )
+            table_document, table_name = table.stored_document(), table.name
+        spec_a, spec_b = force_a.to_spec(), force_b.to_spec()
+        state = new_game(spec_a, spec_b, ruleset, vp_target, hexes)
+        owner = owner_fields(request, Game)
+    except DamagedRecord as damaged:
+        raise GameRefusal(f"{damaged.record} cannot be read: {damaged.problem}") from None
+    except (GameError, QuotaExceeded) as error:
+        raise GameRefusal(str(error)) from None
+    document = state_document(state)
+    game = Game(
+        **owner,
+        name_a=spec_a.name,
+        name_b=spec_b.name,
+        list_a=force_document(spec_a),
+        list_b=force_document(spec_b),
+        table=table_document,
+        table_name=table_name,
+        ruleset_version=ruleset.version,
+        vp_target=vp_target,
+        state=document,
+        initial=document,
+    )
+    game.stored_bytes = sum(
+        document_size(d) for d in (game.list_a, game.list_b, table_document, document, document)
+    )
+    try:
+        with transaction.atomic():
+            game.save()
+            check_room(game)
+    except StorageFull as full:
+        raise GameRefusal(str(full)) from None
+    return game
+
+
+def join(game: Game, user: Any) -> None:
+    """``user`` plays side b; GameRefusal when another already does."""
+    if game.owner_id == user.pk:
+        raise GameRefusal("You started this game: you play side A. Send the link to your opponent.")
+    taken = Game.objects.filter(pk=game.pk, player_b=None).update(player_b=user)
+    if not taken and game.player_b_id != user.pk:
+        raise GameRefusal("This game already has two players.")
+    game.player_b_id = user.pk
+
+
+# --- Steps ---------------------------------------------------------------------------------
+
+
+def take_step(game: Game, user: Any, expected: int, fields: dict[str, str]) -> Game:
+    """Apply the step the fields name, if the page showed the current version; GameRefusal
+    (400: the rules forbid it) or StaleGame (409) otherwise, and nothing changes."""
+    if expected != game.version:
+        raise StaleGame(stale_words("This game"))
+    ruleset = game.ruleset()
+    state = _state(game)
+    try:
+        step = read_step(fields)
+        after = apply(state, step, ruleset)
+    except GameError as error:
+        raise GameRefusal(str(error)) from None
+    number = game.steps.count() + 1
+    if number > MAX_STEPS:
+        raise GameRefusal(f"A game keeps at most {MAX_STEPS} steps.")
+    try:
+        with transaction.atomic():
+            game.swap(expected, state=state_document(after))
+            GameStep.objects.create(
+                game=game,
+                number=number,
+                player=user,
+                side=game.side_of(user) or "",
+                step=step_document(step),
+                description=describe_step(step, state, ruleset)[:200],
+                version=game.version,
+            )
+    except StaleVersion:
+        raise StaleGame(stale_words("This game")) from None
+    return game
+
+
+def undo(game: Game, expected: int) -> str:
+    """Take back the last step (the state is the log's replay without it); its words."""
+    if expected != game.version:
+        raise StaleGame(stale_words("This game"))
+    last = game.steps.order_by("-number").first()
+    if last is None:
+        raise GameRefusal("There is no step to undo.")
+    ruleset = game.ruleset()
+    try:
+        state = read_state_document(game.initial)
+        for kept in game.steps.filter(number__lt=last.number).order_by("number"):
+            state = apply(state, read_step({k: str(v) for k, v in kept.step.items()}), ruleset)
+    except GameError as error:
+        raise GameRefusal(f"The log cannot be replayed: {error}") from None
+    try:
+        with transaction.atomic():
+            game.swap(expected, state=state_document(state))
+            last.delete()
+    except StaleVersion:
+        raise StaleGame(stale_words("This game")) from None
+    return last.description
+
+
+def _state(game: Game) -> GameState:
+    try:
+        return game.game_state()
+    except DamagedRecord as damaged:
+        raise GameRefusal(damaged.problem) from None
+
+
+# --- What the players read -------------------------------------------------------------------
+
+
+def state_json(game: Game) -> dict[str, Any]:
+    """The contract's state.json."""
+    return {"version": game.version, **public_state(_state(game), game.ruleset())}
+
+
+def log_json(game: Game) -> dict[str, Any]:
+    return {
+        "format": "onefinity-game-log",
+        "version": 1,
+        "game": game.code,
+        "lists": {"a": game.name_a, "b": game.name_b},
+        "table": game.table_name,
+        "vp_target": game.vp_target,
+        "steps": [
+            {
+                "number": s.number,
+                "side": s.side,
+                "player": s.player.get_username() if s.player else None,
+                "when": s.created.isoformat(),
+                "step": s.step,
+                "words": s.description,
+                "version": s.version,
+            }
+            for s in game.steps.select_related("player")
+        ],
+    }
+
+
+@dataclass(frozen=True)
+class ActionChoice:
+    id: str
+    name: str
+    cost: int
+    refusal: str
+    special: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A step about the chosen trooper (a wound, a heal...), and why it is not possible."""
+
+    kind: str
+    label: str
+    refusal: str
+
+
+@dataclass(frozen=True)
+class TrooperRow:
+    id: str
+    side: str
+    name: str
+    type_name: str
+    state: str
+    state_name: str
+    wounds: int
+    max_wounds: int
+    hacked: bool
+    hex: str
+    selected: bool
+
+
+# The page's own query (what it shows): the chosen trooper, a hex tapped on the map, and
+# the odds panel's choices.
+VIEW_FIELDS = ("trooper", "at", "target", "mode", "weapon", "rear", "charge")
+
+
+def view_choices(query: Any) -> dict[str, str]:
+    return {name: str(query.get(name, ""))[:40] for name in VIEW_FIELDS if query.get(name)}
+
+
+def page(game: Game, side: str, choices: dict[str, str] | None = None) -> dict[str, Any]:
+    """What the game's page (or its region) shows."""
+    choices = choices or {}
+    selected = choices.get("trooper", "")
+    ruleset = game.ruleset()
+    state = _state(game)
+    rules = game_rules(ruleset)
+    rows = []
+    for t in state.troopers:
+        state_id = t.state(rules)
+        state_name = rules.states[state_id].name if state_id in rules.states else "Off the table"
+        unit_type = ruleset.unit_types.get(t.unit_type)
+        rows.append(
+            TrooperRow(
+                t.id,
+                t.side,
+                t.name,
+                unit_type.name if unit_type else t.unit_type,
+                state_id,
+                state_name,
+                t.wounds,
+                t.max_wounds,
+                t.hacked,
+                f"{t.hex[0]},{t.hex[1]}" if t.hex else "",
+                t.id == selected,
+            )
+        )
+    chosen = next((t for t in state.troopers if t.id == selected), None)
+    actions = []
+    if chosen is not None:
+        actions = [
+            ActionChoice(
+                a,
+                action_name(a, ruleset),
+                cost(state, chosen.id, a, ruleset),
+                action_refusal(state, chosen, a, ruleset),
+                a in ruleset.special_actions,
+            )
+            for a in game_actions(ruleset)
+        ]
+    outcomes = _outcomes(state, chosen, ruleset) if chosen is not None else []
+    view = {**_map_and_odds(game, state, ruleset, chosen, choices), "query": urlencode(choices)}
+    return {
+        **view,
+        "game": game,
+        "me": side,
+        "state": state,
+        "sides": [
+            ([r for r in rows if r.side == "a"], "a", game.name_a),
+            ([r for r in rows if r.side == "b"], "b", game.name_b),
+        ],
+        "vp_pairs": [("a", state.vp[0]), ("b", state.vp[1])],
+        "outcomes": outcomes,
+        "chosen": next((r for r in rows if r.selected), None),
+        "chosen_trooper": chosen,
+        "actions": actions,
+        "ap_values": range(1, ruleset.cards.values + 1),
+        "special_success": ruleset.cards.special_action_success,
+        "vp_values": {"a": state.vp[0], "b": state.vp[1]},
+        "log": list(game.steps.order_by("-number")[:12]),
+        "ruleset": ruleset,
+        "wound_counts": range(1, (chosen.wounds + 2) if chosen and chosen.wounds >= 0 else 1),
+    }
+
+
+def _outcomes(state: GameState, trooper: GameTrooper, ruleset: Ruleset) -> list[Outcome]:
+    """The steps about the trooper the page offers, each tried on the engine: a refused one
+    is shown disabled with the engine's reason."""
+    rules = game_rules(ruleset)
+    restorer = "Repair" if trooper.tag else "Heal"
+    offered = [
+        (Step("wound", trooper=trooper.id, count=1), "Lose wounds"),
+        (Step("heal", trooper=trooper.id), f"{restorer}ed: +{rules.restore_wounds} wound"),
+        (Step("hack", trooper=trooper.id), f"Mark {rules.hacked.name.lower()}"),
+        (Step("recover", trooper=trooper.id), "Recovered"),
+        (Step("place", trooper=trooper.id, hex=_some_free_hex(state, trooper)), "Place"),
+    ]
+    found = []
+    for step, label in offered:
+        try:
+            apply(state, step, ruleset)
+            refusal = ""
+        except GameError as error:
+            refusal = str(error)
+        found.append(Outcome(step.kind, label, refusal))
+    return found
+
+
+def _some_free_hex(state: GameState, trooper: GameTrooper) -> Hex | None:
+    """A hex to try placing on: its own, or any free one (placing is refused for the
+    trooper, not the hex, when it is off the table or out of play)."""
+    if trooper.hex is not None:
+        return trooper.hex
+    taken = {t.hex for t in state.troopers}
+    return next((h for h in sorted(state.board) if h not in taken), None)
+
+
+def _map_and_odds(
+    game: Game,
+    state: GameState,
+    ruleset: Ruleset,
+    chosen: GameTrooper | None,
+    choices: dict[str, str],
+) -> dict[str, Any]:
+    """The map (while a trooper on the table is chosen: tap a hex to place it) and the
+    odds of its attack on the target chosen, read from the map."""
+    if (
+        chosen is None
+        or not chosen.on_table
+        or game_rules(ruleset).state_for(chosen.wounds).removed
+    ):
+        return {}
+    at = _HEX_TEXT.match(choices.get("at", ""))
+    tapped = (int(at[1]), int(at[2])) if at else None
+    target = next(
+        (t for t in state.troopers if t.id == choices.get("target") and t.side != chosen.side),
+        None,
+    )
+    odds = map_odds(game, state, ruleset, chosen, target, choices) if target else None
+    keep = {k: v for k, v in choices.items() if k != "at"}
+
+    def link(hex_: Hex) -> str:
+        return "?" + urlencode({**keep, "at": f"{hex_[0]},{hex_[1]}"})
+
+    targets = [
+        t
+        for t in state.troopers
+        if t.side != chosen.side
+        and t.hex is not None
+        and not game_rules(ruleset).state_for(t.wounds).removed
+    ]
+    return {
+        "map": game_map(game, state, ruleset, link, odds),
+        "tapped": f"{tapped[0]},{tapped[1]}" if tapped else "",
+        "targets": targets,
+        "odds": odds,
+        "choices": choices,
+    }
+
+
+_HEX_TEXT = re.compile(r"^(-?[0-9]{1,3}),(-?[0-9]{1,3})$")
