@@ -136,7 +136,7 @@ def _entry_context(request: HtmxHttpRequest, entry: Entry, **extra: Any) -> dict
         "entry": entry,
         "faction": faction.name if faction else entry.faction,
         "offered": [] if entry.locked else _offered(request, event),
-        "rounds": play.my_games(event, entry, _my_rounds(event, entry)),
+        **play.my_page(event, entry, _my_rounds(event, entry)),
         "new_list_form": NewForceForm(initial={"name": f"{event.name} list"[:120]}),
         "list_deleted": entry.submitted and entry.force_id is None,
     } | extra
@@ -237,11 +237,17 @@ def withdraw(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
 def leave(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     entry = my_entry(request, event_id)
     try:
-        entry.leave()
+        kept = entry.leave()
     except EventRefusal as refusal:
         messages.error(request, str(refusal))
         return redirect("events:me", event_id)
-    messages.success(request, f"You have left {entry.event.name}.")
+    messages.success(
+        request,
+        f"You have left {entry.event.name}. The games you played stay in its standings, "
+        "under a neutral name."
+        if kept
+        else f"You have left {entry.event.name}.",
+    )
     return redirect("events:mine")
 
 

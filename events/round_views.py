@@ -88,7 +88,21 @@ def _round_context(request: HtmxHttpRequest, event: Event, round_: Round) -> dic
         "packs": packs,
         "saved_tables": tables,
         "table_names": [round_.table_name(n) for n in range(1, len(round_.tables) + 1)],
+        "tables_settled": round_.closed_at is not None or play.round_started(round_),
+        "earlier_tables": _earlier_tables(event, round_),
     } | play.round_page(event, round_)
+
+
+def _earlier_tables(event: Event, round_: Round) -> str:
+    """The round whose tables pairing this one (without its own) would take, or ""."""
+    earlier = (
+        event.rounds.filter(number__lt=round_.number)
+        .exclude(tables_source="")
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return f"round {earlier}" if earlier else ""
 
 
 @login_required

@@ -17,7 +17,7 @@ from accounts.ownership import QuotaExceeded
 from events import play
 from events.jobs import PrintAsked, print_job
 from events.loaders import Membership, member, organized
-from events.models import Event, StaleEvent, Swiss
+from events.models import Event, EventRefusal, StaleEvent, Swiss
 from jobs.running import JobsBusy
 from jobs.views import download_job_file
 from onefinity.downloads import csv_text, download
@@ -44,6 +44,7 @@ def _context(event: Event, standings: play.EventPlay, **extra: Any) -> dict[str,
         "rows": rows,
         "rounds_played": standings.rounds_played(),
         "states": standings.states(),
+        "all_played": standings.rounds_played() >= event.round_count,
         "poll_seconds": POLL_SECONDS,
     } | extra
 
@@ -93,6 +94,19 @@ def standings_public(request: HtmxHttpRequest, standings_code: str) -> HttpRespo
 def standings_publish(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     event = organized(request, event_id)
     swiss = play.swiss_of(event)
+    if request.POST.get("change") == "finish":
+        try:
+            play.finish(event, page_version(request.POST))
+        except EventRefusal as refusal:
+            messages.error(request, str(refusal))
+        else:
+            messages.success(
+                request,
+                f"{event.name} is finished: the final standings are published, every round "
+                "is closed. You can still correct a result; each correction is logged and "
+                "marked on the standings.",
+            )
+        return redirect(reverse("events:standings", args=[event.pk]))
     publish = request.POST.get("change") == "publish"
     changed = Swiss.objects.filter(pk=swiss.pk, version=page_version(request.POST)).update(
         standings_published=publish, version=swiss.version + 1

@@ -90,6 +90,11 @@ urlpatterns = [
         name="round-result-clear",
     ),
     path(
+        "events/<int:event_id>/rounds/<int:round_number>/close/",
+        swiss_views.round_close,
+        name="round-close",
+    ),
+    path(
         "events/<int:event_id>/rounds/<int:round_number>/swap/",
         swiss_views.round_swap,
         name="round-swap",
@@ -103,6 +108,11 @@ urlpatterns = [
         "events/<int:event_id>/players/<int:entry_id>/drop/",
         swiss_views.player_drop,
         name="player-drop",
+    ),
+    path(
+        "events/<int:event_id>/players/<int:entry_id>/check-in/",
+        swiss_views.player_check_in,
+        name="player-check-in",
     ),
     path(
         "events/<int:event_id>/players/<int:entry_id>/history/",

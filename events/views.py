@@ -241,7 +241,11 @@ def player_lock(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpR
 def player_remove(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpResponse:
     entry = _organized_entry(request, event_id, entry_id)
     name = entry.player_name
-    entry.delete()
+    try:
+        entry.remove()
+    except EventRefusal as refusal:
+        messages.error(request, str(refusal))
+        return _back_to_dashboard(request, entry.event)
     messages.success(request, f"{name} is no longer registered (their pairings went with them).")
     return _back_to_dashboard(request, entry.event)
 

@@ -1,0 +1,85 @@
+"""The day itself: check-in (the organizer or the player, the contract's
+players/<entry_id>/check-in/), self-drops (players/<entry_id>/drop/ from the player's own
+page), and who may act on whose entry."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.models import Drop, Entry
+from tests.events.test_play import (
+    client_of,
+    games,
+    join_players,
+    pair,
+)
+from tests.events.test_settled import play_round
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def six(event, django_user_model):
+    return join_players(event, django_user_model, ["ann", "ben", "cat", "dan", "eve", "fay"])
+
+
+def check_in(client, event, entry, change="in"):
+    return client.post(f"/events/{event.pk}/players/{entry.pk}/check-in/", {"change": change})
+
+
+def seated(event, number):
+    return {e for p in games(event, number) for e in (p.player_a_id, p.player_b_id)}
+
+
+def test_once_anyone_is_checked_in_a_round_pairs_only_the_checked_in(organizer_client, event, six):
+    ann, ben, cat, dan = (six[n] for n in ("ann", "ben", "cat", "dan"))
+    page = client_of(ann).get(f"/events/{event.pk}/me/")
+    assert f'action="/events/{event.pk}/players/{ann.pk}/check-in/"' not in page.content.decode()
+    event.lock_all()
+    page = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
+    assert f'action="/events/{event.pk}/players/{ann.pk}/check-in/"' in page
+    assert check_in(client_of(ann), event, ann).status_code == 302
+    assert check_in(client_of(ben), event, ben).status_code == 302
+    for entry in (cat, dan):  # the organizer ticks the others
+        assert check_in(organizer_client, event, entry).status_code == 302
+    check_in(organizer_client, event, dan, "out")
+    check_in(organizer_client, event, dan, "in")
+    assert Entry.objects.get(pk=ann.pk).checked_in_for == 1
+    round_page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
+    assert "4 of 6 checked in" in round_page
+    pair(organizer_client, event, 1)
+    assert seated(event, 1) == {ann.pk, ben.pk, cat.pk, dan.pk}
+    page = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
+    assert "Check in for round 2" in page
+
+
+def test_a_player_checks_in_only_themself(event, six):
+    ann, ben = six["ann"], six["ben"]
+    assert check_in(client_of(ann), event, ben).status_code == 404
+    assert Entry.objects.get(pk=ben.pk).checked_in_for is None
+
+
+def test_a_player_drops_themself_and_the_organizer_is_told(organizer_client, event, six):
+    play_round(organizer_client, event, 1)
+    ann = six["ann"]
+    page = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
+    assert f'action="/events/{event.pk}/players/{ann.pk}/drop/"' in page
+    response = client_of(ann).post(
+        f"/events/{event.pk}/players/{ann.pk}/drop/", {"change": "drop"}, follow=True
+    )
+    assert "You have dropped out" in response.content.decode()
+    drop = Drop.objects.get(entry=ann)
+    assert (drop.after_round, drop.by_player) == (1, True)
+    dashboard = organizer_client.get(f"/events/{event.pk}/").content.decode()
+    assert "ann dropped out after round 1" in dashboard
+    pair(organizer_client, event, 2)
+    assert ann.pk not in seated(event, 2)
+
+
+def test_a_player_cannot_drop_someone_else(event, six):
+    ann, ben = six["ann"], six["ben"]
+    response = client_of(ann).post(
+        f"/events/{event.pk}/players/{ben.pk}/drop/", {"change": "drop", "after": 0}
+    )
+    assert response.status_code == 404
+    assert not Drop.objects.exists()
