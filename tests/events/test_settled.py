@@ -195,3 +195,31 @@ def test_the_organizer_cannot_remove_a_player_who_played(organizer_client, event
     response = organizer_client.post(f"/events/{event.pk}/players/{entry.pk}/remove/", follow=True)
     assert "drop them instead" in response.content.decode()
     assert event.entries.filter(pk=entry.pk).exists()
+
+
+# --- Strict numbers (docs/security.md): ASCII digits only ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sent", ["٣", "\uff11\uff12", "+3", "1.0", " 5", "5 ", "3e1", "0x3", "-0", "1_0"]
+)
+def test_a_result_is_read_from_ascii_digits_only(organizer_client, event, six, sent):
+    pair(organizer_client, event, 1)
+    publish(organizer_client, event, 1)
+    game = games(event, 1)[0]
+    response = report(game.player_a, event, 1, sent, 2)
+    assert response.status_code == 400
+    response = enter(organizer_client, event, 1, names(game)[0], 4, sent)
+    assert response.status_code == 400
+    assert not Result.objects.filter(pairing=game, a_vp__isnull=False).exists()
+    assert not Result.objects.filter(pairing=game, a_reports_a_vp__isnull=False).exists()
+
+
+def test_the_strict_field_takes_plain_digits_at_its_bounds():
+    from onefinity.forms import StrictIntegerField
+
+    field = StrictIntegerField(min_value=0, max_value=99)
+    assert field.clean("0") == 0 and field.clean("99") == 99 and field.clean("007") == 7
+    for refused in ("100", "9" * 5000, "-1", "٣", "\uff11\uff12", "+3", "1.0", " 5"):
+        with pytest.raises(Exception):  # noqa: B017 (ValidationError, whichever message)
+            field.clean(refused)
