@@ -202,6 +202,19 @@ class Event(Owned, Versioned):
                 )
             return Entry.objects.create(event=event, player=player)
 
+    def add_late_player(self, player: Any) -> Entry:
+        """The organizer adds a player after the lock (or whenever): their entry is open,
+        so they submit a list that is checked as everyone's; the organizer locks it."""
+        with transaction.atomic():
+            event = Event.objects.select_for_update().get(pk=self.pk)
+            if event.owner_id == player.pk:
+                raise EventRefusal("You organize this event: you cannot also play in it.")
+            if event.entries.filter(player=player).exists():
+                raise EventRefusal(f"{player.get_username()} is already in {event.name}.")
+            if event.entries.count() >= MAX_ENTRIES:
+                raise EventRefusal(f"{event.name} is full: an event holds {MAX_ENTRIES} players.")
+            return Entry.objects.create(event=event, player=player)
+
     def lock_all(self) -> Locked:
         """Lock the event and every entry, freezing each submitted list as it stands now;
         how many lists were newly frozen, and how many players newly locked had none."""

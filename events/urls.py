@@ -22,6 +22,7 @@ urlpatterns = [
     path(
         "events/<int:event_id>/players/<int:entry_id>/lock/", views.player_lock, name="player-lock"
     ),
+    path("events/<int:event_id>/players/add/", views.player_add, name="player-add"),
     path(
         "events/<int:event_id>/players/<int:entry_id>/remove/",
         views.player_remove,

@@ -54,6 +54,7 @@ EXPECTED: dict[str, dict[str, set[object]]] = {
     "publish": ORGANIZER_ONLY_POST,
     "player-lock": ORGANIZER_ONLY_POST,
     "player-remove": ORGANIZER_ONLY_POST,
+    "player-add": ORGANIZER_ONLY_POST,
     "round-tables": ORGANIZER_ONLY_POST,
     "round-pairings": ORGANIZER_ONLY_POST,
     "round-publish": ORGANIZER_ONLY_POST,
