@@ -11,6 +11,7 @@ import json
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.core.cache import cache
@@ -475,7 +476,12 @@ class EventPlay:
             {"table": None, "a": self.name(b.entry_id), "b": None}
             for b in self.byes.get(number, [])
         ]
-        return {"round": number, "pairings": rows}
+        ends_at = self.rounds[number].ends_at if number in self.rounds else None
+        return {
+            "round": number,
+            "pairings": rows,
+            "ends_at": ends_at.isoformat() if ends_at is not None else None,
+        }
 
     def standings_document(self) -> dict[str, Any]:
         """The contract's standings.json."""
@@ -735,6 +741,31 @@ def finish(event: Event, expected: int) -> None:
         )
         Event.objects.filter(pk=event.pk).update(finished_at=now)
         event.finished_at = now
+
+
+# The round clock: its length, asked once per event (the organizer's last choice is offered).
+MAX_ROUND_MINUTES = 600
+DEFAULT_ROUND_MINUTES = 120
+
+
+def start_clock(event: Event, number: int, minutes: int) -> Round:
+    """The organizer starts round ``number``'s clock: it ends ``minutes`` from now (started
+    again, it counts from now). The round's version grows (its printed sheets show the end);
+    the event keeps the length for the next round."""
+    if not 1 <= minutes <= MAX_ROUND_MINUTES:
+        raise EventRefusal(f"A round lasts 1 to {MAX_ROUND_MINUTES} minutes.")
+    with transaction.atomic():
+        round_ = _lock_rounds(event, number)[number]
+        play = EventPlay(event)
+        if not play.paired(number):
+            raise EventRefusal(f"Pair round {number} before starting its clock.")
+        if play.closed(number):
+            raise EventRefusal(f"Round {number} is closed: its clock is over.")
+        ends = timezone.now() + timedelta(minutes=minutes)
+        round_.swap(round_.version, ends_at=ends)
+        Event.objects.filter(pk=event.pk).update(round_minutes=minutes)
+        event.round_minutes = minutes
+    return round_
 
 
 # --- Results ----------------------------------------------------------------------------------

@@ -116,3 +116,17 @@ def read_seeds(data: Any, entries: list[Any]) -> tuple[list[int], list[str]]:
             continue
         seeds[number] = entry
     return [seeds[n].pk for n in sorted(seeds)], problems
+
+
+class ClockForm(forms.Form):
+    minutes = StrictIntegerField(
+        label="Minutes",
+        min_value=1,
+        max_value=600,
+        error_messages={
+            "required": "The round's length: a whole number of minutes from 1 to 600.",
+            "invalid": "The round's length: a whole number of minutes from 1 to 600.",
+            "min_value": "The round's length: a whole number of minutes from 1 to 600.",
+            "max_value": "The round's length: a whole number of minutes from 1 to 600.",
+        },
+    )

@@ -20,6 +20,7 @@ from events.round_views import _round_refused
 from events.swiss_forms import (
     ByeForm,
     ClearResultForm,
+    ClockForm,
     DropForm,
     ReportForm,
     ResultForm,
@@ -206,6 +207,28 @@ def round_close(request: HtmxHttpRequest, event_id: int, round_number: int) -> H
         request,
         f"Round {round_number} is closed: its results are settled. Players can no longer "
         "change them; you can still correct one (each correction is logged).",
+    )
+    return redirect(_games_anchor(round_))
+
+
+@require_POST
+@login_required
+def round_clock(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    """The contract: the organizer starts the round's clock, ``minutes`` long."""
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    form = ClockForm(request.POST)
+    if not form.is_valid():
+        return _round_refused(request, event, round_, problems_of(form))
+    try:
+        started = play.start_clock(event, round_number, form.cleaned_data["minutes"])
+    except EventRefusal as refusal:
+        return _round_refused(request, event, round_, [str(refusal)])
+    assert started.ends_at is not None
+    messages.success(
+        request,
+        f"Round {round_number}'s clock is running: {form.cleaned_data['minutes']} minutes, "
+        f"until {started.ends_at:%H:%M} UTC. Every player's page shows the time left.",
     )
     return redirect(_games_anchor(round_))
 

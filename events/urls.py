@@ -91,6 +91,11 @@ urlpatterns = [
         name="round-result-clear",
     ),
     path(
+        "events/<int:event_id>/rounds/<int:round_number>/clock/",
+        swiss_views.round_clock,
+        name="round-clock",
+    ),
+    path(
         "events/<int:event_id>/rounds/<int:round_number>/close/",
         swiss_views.round_close,
         name="round-close",

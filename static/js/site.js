@@ -87,6 +87,22 @@ function revealHelpers(root) {
 }
 revealHelpers(document);
 
+// --- The round clock (events): the time left, from the end the page gives ---------------------
+
+function tickClocks() {
+  for (const clock of document.querySelectorAll("[data-ends-at]")) {
+    const ends = new Date(clock.dataset.endsAt);
+    if (Number.isNaN(ends.getTime())) continue;
+    const left = Math.ceil((ends.getTime() - Date.now()) / 60000);
+    const at = ends.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    clock.textContent =
+      left > 0 ? `${left} minute${left === 1 ? "" : "s"} left (ends ${at})` : `time is up (ended ${at})`;
+  }
+}
+tickClocks();
+setInterval(tickClocks, 15000);
+document.addEventListener("htmx:afterSwap", tickClocks);
+
 // --- The list editor -------------------------------------------------------------------------
 //
 // Every change is a POST that redraws the editor region. htmx's own queue cannot serialise

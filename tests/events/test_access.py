@@ -68,6 +68,7 @@ EXPECTED: dict[str, dict[str, set[object]]] = {
     "player-drop": ORGANIZER_ONLY_POST,
     "player-check-in": ORGANIZER_ONLY_POST,
     "round-close": ORGANIZER_ONLY_POST,
+    "round-clock": ORGANIZER_ONLY_POST,
     "standings-publish": ORGANIZER_ONLY_POST,
     "round-report": {key: {405} for key in PERSONAS},
     "pairings-json": ORGANIZER_ONLY,

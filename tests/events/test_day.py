@@ -83,3 +83,53 @@ def test_a_player_cannot_drop_someone_else(event, six):
     )
     assert response.status_code == 404
     assert not Drop.objects.exists()
+
+
+# --- The round clock ------------------------------------------------------------------------
+
+
+def test_the_round_clock_runs_from_the_organizers_minutes(organizer_client, event, six):
+    import datetime
+    import json
+
+    from django.utils import timezone
+
+    from tests.events.test_play import publish
+
+    url = f"/events/{event.pk}/rounds/1/clock/"
+    assert organizer_client.post(url, {"minutes": 50}).status_code == 400  # not paired
+    pair(organizer_client, event, 1)
+    publish(organizer_client, event, 1)
+    document = json.loads(
+        organizer_client.get(f"/events/{event.pk}/rounds/1/pairings.json").content
+    )
+    assert document["ends_at"] is None
+    for refused in ("0", "601", "٣", "1.5", ""):
+        assert organizer_client.post(url, {"minutes": refused}).status_code == 400
+    before = timezone.now()
+    assert organizer_client.post(url, {"minutes": 90}).status_code == 302
+    ann = six["ann"]
+    document = json.loads(client_of(ann).get(f"/events/{event.pk}/rounds/1/pairings.json").content)
+    ends = datetime.datetime.fromisoformat(document["ends_at"])
+    assert datetime.timedelta(minutes=89) < ends - before < datetime.timedelta(minutes=91)
+    event.refresh_from_db()
+    assert event.round_minutes == 90
+    mine = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
+    assert "data-ends-at=" in mine and "Round 1 clock" in mine
+    page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
+    assert "data-ends-at=" in page and 'value="90"' in page
+    # A stranger cannot start it.
+    assert client_of(ann).post(url, {"minutes": 5}).status_code == 404
+
+
+def test_the_printed_sheets_show_the_rounds_end(organizer_client, event, six):
+    from events.printing import Maps, _sheets_html, round_pairings, table_sheets
+
+    pair(organizer_client, event, 1)
+    organizer_client.post(f"/events/{event.pk}/rounds/1/clock/", {"minutes": 45})
+    round_ = event.rounds.get(number=1)
+    maps = Maps()
+    html = _sheets_html(
+        event, table_sheets(event, [(round_, round_pairings(round_))], maps), maps, True
+    )
+    assert f"Round ends {round_.ends_at:%H:%M} UTC" in html

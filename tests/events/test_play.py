@@ -113,6 +113,7 @@ def test_pairing_round_one_seats_everyone_and_does_not_publish(organizer_client,
             {"table": p.table, "a": names(p)[0], "b": names(p)[1]} for p in games(event, 1)
         ]
         + [{"table": None, "a": byes[0].entry.player_name, "b": None}],
+        "ends_at": None,
     }
 
 
