@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
-from events import play, printing
+from events import live, play, printing
 from events.checking import check_for_event, event_ruleset
 from events.loaders import (
     Membership,
@@ -139,6 +139,8 @@ def _entry_context(request: HtmxHttpRequest, entry: Entry, **extra: Any) -> dict
         **play.my_page(event, entry, _my_rounds(event, entry)),
         "new_list_form": NewForceForm(initial={"name": f"{event.name} list"[:120]}),
         "list_deleted": entry.submitted and entry.force_id is None,
+        "live_token": live.live_token(event.pk),
+        "poll_seconds": live.POLL_SECONDS,
     } | extra
 
 
@@ -146,6 +148,8 @@ def _entry_context(request: HtmxHttpRequest, entry: Entry, **extra: Any) -> dict
 @require_GET
 def me(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     entry = my_entry(request, event_id)
+    if (nothing_new := live.unchanged(request, event_id)) is not None:
+        return nothing_new
     return render(request, "events/me.html", _entry_context(request, entry))
 
 

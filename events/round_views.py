@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned
-from events import play
+from events import live, play
 from events.forms import PairingsImportForm
 from events.loaders import (
     get_round,
@@ -90,6 +90,8 @@ def _round_context(request: HtmxHttpRequest, event: Event, round_: Round) -> dic
         "table_names": [round_.table_name(n) for n in range(1, len(round_.tables) + 1)],
         "tables_settled": round_.closed_at is not None or play.round_started(round_),
         "earlier_tables": _earlier_tables(event, round_),
+        "live_token": live.live_token(event.pk),
+        "poll_seconds": live.POLL_SECONDS,
     } | play.round_page(event, round_)
 
 
@@ -109,6 +111,8 @@ def _earlier_tables(event: Event, round_: Round) -> str:
 @require_GET
 def round_detail(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
     event = organized(request, event_id)
+    if (nothing_new := live.unchanged(request, event.pk)) is not None:
+        return nothing_new
     round_ = get_round(event, round_number)
     return render(request, "events/round.html", _round_context(request, event, round_))
 

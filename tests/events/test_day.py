@@ -133,3 +133,52 @@ def test_the_printed_sheets_show_the_rounds_end(organizer_client, event, six):
         event, table_sheets(event, [(round_, round_pairings(round_))], maps), maps, True
     )
     assert f"Round ends {round_.ends_at:%H:%M} UTC" in html
+
+
+# --- Live pages: a poll of an unchanged event is a 204 ---------------------------------------
+
+
+def test_live_pages_answer_a_poll_with_nothing_until_something_changes(
+    organizer_client, event, six
+):
+    import re
+
+    from tests.events.test_play import publish, report
+
+    pair(organizer_client, event, 1)
+    publish(organizer_client, event, 1)
+    ann = six["ann"]
+    pages = {
+        f"/events/{event.pk}/me/": client_of(ann),
+        f"/events/{event.pk}/rounds/1/": organizer_client,
+        f"/events/{event.pk}/standings/": organizer_client,
+    }
+    tokens = {}
+    for url, client in pages.items():
+        page = client.get(url).content.decode()
+        found = re.search(re.escape(url) + r"\?since=([0-9a-f]+)", page)
+        assert found, url
+        tokens[url] = found.group(1)
+        poll = client.get(f"{url}?since={tokens[url]}", headers={"HX-Request": "true"})
+        assert poll.status_code == 204 and poll.content == b"", url
+    game = games(event, 1)[0]
+    report(game.player_a, event, 1, 5, 3)  # a result comes in
+    for url, client in pages.items():
+        poll = client.get(f"{url}?since={tokens[url]}", headers={"HX-Request": "true"})
+        assert poll.status_code == 200, url
+    # A stranger's poll learns nothing.
+    assert client_of(ann).get(f"/events/{event.pk}/rounds/1/?since=x").status_code == 404
+
+
+def test_a_poll_of_an_unchanged_event_reads_little(organizer_client, event, six):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ann = six["ann"]
+    page = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
+    token = page.split("?since=", 1)[1].split('"', 1)[0]
+    client = client_of(ann)
+    client.get("/")  # the session's own queries out of the way
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/events/{event.pk}/me/?since={token}").status_code == 204
+    assert len(queries) <= 10

@@ -633,7 +633,7 @@ def test_the_live_page_answers_its_poll_with_the_table_alone(organizer_client, e
         f"/events/{event.pk}/standings/", headers={"HX-Request": "true"}
     )
     text = response.content.decode()
-    assert 'id="standings-live"' in text and "<html" not in text and "every 30s" in text
+    assert 'id="standings-live"' in text and "<html" not in text and "every 5s" in text
 
 
 def test_the_standings_download_as_csv_and_pdf(organizer_client, event, six):
