@@ -691,6 +691,17 @@ def pair(event: Event, number: int, expected: int) -> Paired:
     )
 
 
+def publish_round(event: Event, number: int, published: bool, expected: int) -> None:
+    """Publish round ``number`` to the players (or hide it again), holding the rounds' rows
+    as pairing does: a round paired again in another tab since the page was drawn
+    (StaleEvent) is never published unseen."""
+    with transaction.atomic():
+        round_ = _lock_rounds(event, number)[number]
+        if round_.version != expected:
+            raise stale_round(number)
+        round_.swap(expected, published=published)
+
+
 # --- Settling: closing a round, finishing the event --------------------------------------------
 
 

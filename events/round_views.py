@@ -7,7 +7,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import F
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -233,10 +232,11 @@ def round_publish(request: HtmxHttpRequest, event_id: int, round_number: int) ->
     round_ = get_round(event, round_number)
     published = request.POST.get("change") == "publish"
     # The round's page sends its version: a tab drawn before the round was paired again does
-    # not publish pairings nobody looked at.
-    if page_version(request.POST) != round_.version:
-        return _round_refused(request, event, round_, [str(play.stale_round(round_number))])
-    Round.objects.filter(pk=round_.pk).update(published=published, version=F("version") + 1)
+    # not publish pairings nobody looked at (checked and written under the pairing's lock).
+    try:
+        play.publish_round(event, round_number, published, page_version(request.POST))
+    except EventRefusal as refusal:
+        return _round_refused(request, event, round_, [str(refusal)])
     messages.success(
         request,
         f"Round {round_number}'s tables and pairings are published to the players."

@@ -552,7 +552,11 @@ def recompute(event):
         wins[bye.entry_id] += 1
         vp[bye.entry_id] += swiss.bye_vp
     score = {p: wins[p] + Fraction(draws[p], 2) for p in entries}
-    sos = {p: sum((score[o] for o in opponents[p]), Fraction(0)) for p in entries}
+    bye_count = Counter(b.entry_id for b in Bye.objects.filter(round__event=event))
+    sos = {
+        p: sum((score[o] for o in opponents[p]), Fraction(0)) + bye_count[p] * score[p]
+        for p in entries
+    }
     order = sorted(entries, key=lambda p: (-score[p], -sos[p], -vp[p], lot(swiss.seed, p)))
     return [
         {
