@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -250,12 +251,61 @@ def forget_account(account_name: str) -> None:
     Attempt.objects.filter(kind=Attempt.Kind.PASSWORD, account=_account(account_name)).delete()
 
 
-def sign_up(request: HttpRequest) -> Refusal | None:
+@dataclass(frozen=True)
+class SignupRoute:
+    """A sign-up on its way somewhere that counts apart from its client's address: an
+    event's join link, where a whole hall shares one Wi-Fi address. ``key`` names what it
+    counts against, ``limit`` how many accounts it allows in the window (the event's player
+    cap), ``name`` what the refusal names."""
+
+    key: str
+    limit: int
+    name: str
+
+
+# Readers of the page a sign-up is going to (its ``next``), registered by the apps that
+# have such pages (events.apps), so that accounts imports none of them.
+_SIGNUP_ROUTES: list[Callable[[str], SignupRoute | None]] = []
+
+
+def register_signup_route(reader: Callable[[str], SignupRoute | None]) -> None:
+    if reader not in _SIGNUP_ROUTES:
+        _SIGNUP_ROUTES.append(reader)
+
+
+def signup_route(next_page: str | None) -> SignupRoute | None:
+    """The route a sign-up going to ``next_page`` counts against, if any."""
+    if not next_page:
+        return None
+    for reader in _SIGNUP_ROUTES:
+        found = reader(next_page)
+        if found is not None:
+            return found
+    return None
+
+
+def sign_up(request: HttpRequest, route: SignupRoute | None = None) -> Refusal | None:
     """Count one account about to be made from this client's address; a refusal means: do
     not make it. Every account has its own quotas, so accounts made without limit would
-    multiply them. Only accounts made count: a refused sign-up removes its record."""
-    record = _record(request, Attempt.Kind.SIGNUP, "")
+    multiply them. Only accounts made count: a refused sign-up removes its record. A sign-up
+    through a ``route`` (an event's join link) counts against the route's limit instead of
+    the address's; it still counts for the address, so plain sign-ups after it stay limited."""
+    record = _record(request, Attempt.Kind.SIGNUP, route.key if route is not None else "")
     now, window = record.at, timedelta(seconds=settings.SIGNUP_WINDOW)
+    if route is not None:
+        made = Attempt.objects.filter(
+            kind=Attempt.Kind.SIGNUP, account=record.account, at__gt=now - window
+        ).exclude(pk=record.pk)
+        wait = _wait_for_window(made, route.limit, window, now)
+        if not wait:
+            return None
+        record.delete()
+        return Refusal(
+            f"{route.limit} accounts were made through the join link of {route.name} in the "
+            f"last {in_words(settings.SIGNUP_WINDOW)}, as many as it has places. Wait "
+            f"{in_words(wait)} and try again, or ask the organizer.",
+            wait,
+        )
     made = Attempt.objects.filter(
         kind=Attempt.Kind.SIGNUP, address=record.address, at__gt=now - window
     ).exclude(pk=record.pk)
@@ -269,6 +319,22 @@ def sign_up(request: HttpRequest) -> Refusal | None:
         "try again, or make your account from another network (a phone's data, say).",
         wait,
     )
+
+
+def signup_not_made(request: HttpRequest, route: SignupRoute | None = None) -> None:
+    """The account counted by sign_up was not made after all (its name was taken by a
+    sign-up at the same moment): its record goes, as a refused one does."""
+    latest = (
+        Attempt.objects.filter(
+            kind=Attempt.Kind.SIGNUP,
+            address=_digest(client_address(request)),
+            account=_account(route.key if route is not None else ""),
+        )
+        .order_by("-at", "-pk")
+        .first()
+    )
+    if latest is not None:
+        latest.delete()
 
 
 def client_digest(request: HttpRequest) -> str:

@@ -37,13 +37,22 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(_next_page(request) or "forcebuilder:list")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        refusal = attempts.sign_up(request)
+        # A sign-up through an event's join link counts against the event's places, not
+        # the address a whole hall shares.
+        route = attempts.signup_route(_next_page(request))
+        refusal = attempts.sign_up(request, route)
         if refusal is not None:
             form.add_error(None, refusal.message)
             context = {"form": form, "next": _next_page(request) or ""}
             page = render(request, "registration/signup.html", context)
             return attempts.refused(page, refusal)
-        user = form.save()
+        user = form.save_once()
+        if user is None:
+            # The same name was taken by a sign-up at the same moment (the form's check saw
+            # it free): nothing was made, and this one does not count.
+            attempts.signup_not_made(request, route)
+            context = {"form": form, "next": _next_page(request) or ""}
+            return render(request, "registration/signup.html", context, status=400)
         # Logging in moves the lists built in this browser into the new account.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
-from events import play, printing
+from events import live, play, printing
 from events.checking import check_for_event, event_ruleset
 from events.loaders import (
     Membership,
@@ -136,9 +136,11 @@ def _entry_context(request: HtmxHttpRequest, entry: Entry, **extra: Any) -> dict
         "entry": entry,
         "faction": faction.name if faction else entry.faction,
         "offered": [] if entry.locked else _offered(request, event),
-        "rounds": play.my_games(event, entry, _my_rounds(event, entry)),
+        **play.my_page(event, entry, _my_rounds(event, entry)),
         "new_list_form": NewForceForm(initial={"name": f"{event.name} list"[:120]}),
         "list_deleted": entry.submitted and entry.force_id is None,
+        "live_token": live.live_token(event.pk),
+        "poll_seconds": live.POLL_SECONDS,
     } | extra
 
 
@@ -146,6 +148,8 @@ def _entry_context(request: HtmxHttpRequest, entry: Entry, **extra: Any) -> dict
 @require_GET
 def me(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     entry = my_entry(request, event_id)
+    if (nothing_new := live.unchanged(request, event_id)) is not None:
+        return nothing_new
     return render(request, "events/me.html", _entry_context(request, entry))
 
 
@@ -237,11 +241,17 @@ def withdraw(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
 def leave(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     entry = my_entry(request, event_id)
     try:
-        entry.leave()
+        kept = entry.leave()
     except EventRefusal as refusal:
         messages.error(request, str(refusal))
         return redirect("events:me", event_id)
-    messages.success(request, f"You have left {entry.event.name}.")
+    messages.success(
+        request,
+        f"You have left {entry.event.name}. The games you played stay in its standings, "
+        "under a neutral name."
+        if kept
+        else f"You have left {entry.event.name}.",
+    )
     return redirect("events:mine")
 
 

@@ -7,6 +7,7 @@ from django import forms
 
 from events.models import MAX_NAME_LENGTH, MAX_NOTES_LENGTH, MAX_ROUNDS
 from events.pairings import MAX_CSV_BYTES
+from onefinity.forms import StrictIntegerField
 from onefinity.rules import library
 from onefinity.rules.force import MAX_POINTS_LIMIT
 from onefinity.rules.text import normalize_name, text_problem
@@ -18,9 +19,9 @@ class EventForm(forms.Form):
     name = forms.CharField(max_length=MAX_NAME_LENGTH)
     # ISO dates: what an <input type=date> reads and sends, whatever the site's locale.
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
-    points_limit = forms.IntegerField(label="Points limit", min_value=1, max_value=MAX_POINTS_LIMIT)
+    points_limit = StrictIntegerField(label="Points limit", min_value=1, max_value=MAX_POINTS_LIMIT)
     ruleset_version = forms.ChoiceField(label="Ruleset")
-    round_count = forms.IntegerField(label="Rounds", min_value=1, max_value=MAX_ROUNDS, initial=3)
+    round_count = StrictIntegerField(label="Rounds", min_value=1, max_value=MAX_ROUNDS, initial=3)
     notes = forms.CharField(
         required=False,
         max_length=MAX_NOTES_LENGTH,

@@ -52,6 +52,20 @@ def member(request: HtmxHttpRequest, event_id: int) -> Membership:
     return Membership(event, entry, organizer)
 
 
+def organizer_or_self(request: HtmxHttpRequest, event_id: int, entry_id: int) -> Membership:
+    """The organizer acting on one of their players, or a player acting on their own entry
+    (``entry`` is then the entry acted on); 404 for everyone else and any other entry."""
+    membership = member(request, event_id)
+    if membership.organizer:
+        entry = membership.event.entries.select_related("player").filter(pk=entry_id).first()
+        if entry is None:
+            raise Http404("No such player")
+        return Membership(membership.event, entry, True)
+    if membership.entry is None or membership.entry.pk != entry_id:
+        raise Http404("Not found")
+    return membership
+
+
 def get_round(event: Event, number: int) -> Round:
     found = event.rounds.filter(number=number).first()
     if found is None:

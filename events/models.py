@@ -93,6 +93,11 @@ class Event(Owned, Versioned):
     # Set while the whole event is locked: nobody joins, every entry was locked with it.
     locked_at = models.DateTimeField(null=True, blank=True)
     lists_published = models.BooleanField(default=False)
+    # Set when the organizer publishes the final standings: every round is closed, and
+    # only the organizer's logged corrections change a result from then on.
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The round clock's length, asked once per event (the organizer's last choice).
+    round_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
     stored_bytes = models.PositiveBigIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -197,6 +202,19 @@ class Event(Owned, Versioned):
                 )
             return Entry.objects.create(event=event, player=player)
 
+    def add_late_player(self, player: Any) -> Entry:
+        """The organizer adds a player after the lock (or whenever): their entry is open,
+        so they submit a list that is checked as everyone's; the organizer locks it."""
+        with transaction.atomic():
+            event = Event.objects.select_for_update().get(pk=self.pk)
+            if event.owner_id == player.pk:
+                raise EventRefusal("You organize this event: you cannot also play in it.")
+            if event.entries.filter(player=player).exists():
+                raise EventRefusal(f"{player.get_username()} is already in {event.name}.")
+            if event.entries.count() >= MAX_ENTRIES:
+                raise EventRefusal(f"{event.name} is full: an event holds {MAX_ENTRIES} players.")
+            return Entry.objects.create(event=event, player=player)
+
     def lock_all(self) -> Locked:
         """Lock the event and every entry, freezing each submitted list as it stands now;
         how many lists were newly frozen, and how many players newly locked had none."""
@@ -281,6 +299,9 @@ class Entry(models.Model):
     submitted_at = models.DateTimeField(null=True, blank=True)
     changed_at = models.DateTimeField(null=True, blank=True)
     locked_at = models.DateTimeField(null=True, blank=True)
+    # The round this player checked in for (the next one to be paired when they did); once
+    # anyone is checked in for a round, that round pairs only the checked-in players.
+    checked_in_for = models.PositiveSmallIntegerField(null=True, blank=True)
     # Grows by one on every write: a snapshot check never overwrites a newer write.
     version = models.PositiveBigIntegerField(default=0)
 
@@ -503,16 +524,51 @@ class Entry(models.Model):
             Entry.objects.filter(pk=self.pk).update(**fields, version=F("version") + 1)
         self._apply(fields)
 
-    def leave(self) -> None:
+    def seated_rounds(self) -> list[int]:
+        """The rounds in which this player has a game or a bye."""
+        games = Pairing.objects.filter(Q(player_a=self) | Q(player_b=self)).values_list(
+            "round__number", flat=True
+        )
+        byes = Bye.objects.filter(entry=self).values_list("round__number", flat=True)
+        return sorted(set(games) | set(byes))
+
+    def leave(self) -> bool:
+        """The player leaves the event. An entry with no seat in any round goes; one that
+        was paired stays with the event as a departed player, dropped after their last
+        round, so that nobody's game or result goes with it (True)."""
         with transaction.atomic():
+            Event.objects.select_for_update().filter(pk=self.event_id).first()
             entry = Entry.objects.select_for_update().get(pk=self.pk)
             if entry.locked:
                 raise EventRefusal(
                     "Your entry is locked: ask the organizer if you cannot come after all."
                 )
-            entry.delete()
+            seated = entry.seated_rounds()
+            if not seated:
+                entry.delete()
+                return False
+            Drop.objects.update_or_create(
+                entry=entry, defaults={"after_round": seated[-1], "by_player": True}
+            )
+            entry.depart()
+            return True
 
     # --- what the organizer does to one entry --------------------------------------------
+
+    def remove(self) -> None:
+        """The organizer takes the player out of the event, with their pairings; refused
+        (nothing changed) once a game of theirs has a result: their opponents' results
+        would go with it."""
+        with transaction.atomic():
+            Event.objects.select_for_update().filter(pk=self.event_id).first()
+            played = Result.objects.filter(Q(pairing__player_a=self) | Q(pairing__player_b=self))
+            if played.exists():
+                raise EventRefusal(
+                    f"{self.player_name} has played: removing them would take their games out "
+                    "of their opponents' results. Nothing was changed: drop them instead "
+                    "(open their name on the standings)."
+                )
+            Entry.objects.filter(pk=self.pk).delete()
 
     def lock(self) -> None:
         with transaction.atomic():
@@ -545,6 +601,11 @@ class Round(Versioned):
     tables = models.JSONField(default=list, blank=True)  # table documents, table 1 first
     tables_source = models.CharField(max_length=200, blank=True)
     published = models.BooleanField(default=False)
+    # Set when the organizer closes the round (or pairs the next one, or finishes the
+    # event): its results are settled; a player's report is refused from then on.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # The round clock's end, once the organizer starts it.
+    ends_at = models.DateTimeField(null=True, blank=True)
     # The tables' size in bytes, for the organizer's storage.
     tables_bytes = models.PositiveIntegerField(default=0)
 
@@ -587,6 +648,16 @@ class Round(Versioned):
         for document in documents:
             read_table_document(document, rules)  # the contract: what is saved reads back
         with transaction.atomic():
+            played = Result.objects.filter(pairing__round=self).filter(
+                Q(a_vp__isnull=False)
+                | Q(a_reports_a_vp__isnull=False)
+                | Q(b_reports_a_vp__isnull=False)
+            )
+            if self.closed_at is not None or played.exists():
+                raise EventRefusal(
+                    f"Round {self.number} has results: its tables stay as they were played. "
+                    "Nothing was changed."
+                )
             # Without tables a pairing's table number stands alone (its sheet has no map);
             # with them, every pairing must be on one of them.
             in_use = (
@@ -697,6 +768,8 @@ class Result(models.Model):
     b_reports_a_vp = models.PositiveSmallIntegerField(null=True, blank=True)
     b_reports_b_vp = models.PositiveSmallIntegerField(null=True, blank=True)
     by_organizer = models.BooleanField(default=False)
+    # The organizer changed it after its round was closed (each change logged in Correction).
+    corrected = models.BooleanField(default=False)
     version = models.PositiveBigIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
 
@@ -736,6 +809,30 @@ class Drop(models.Model):
     entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="drop")
     after_round = models.PositiveSmallIntegerField()
     dropped_at = models.DateTimeField(auto_now_add=True)
+    # The player dropped themself from their phone (the organizer's dashboard says so).
+    by_player = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"{self.entry} dropped after round {self.after_round}"
+
+
+class Correction(models.Model):
+    """The organizer's change of a result after its round was closed: who, when, before and
+    after (the standings mark the game as corrected)."""
+
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="corrections")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    by_name = models.CharField(max_length=150)
+    at = models.DateTimeField(auto_now_add=True)
+    before_a_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    before_b_vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    after_a_vp = models.PositiveSmallIntegerField()
+    after_b_vp = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"Correction of result {self.result_id}"

@@ -11,15 +11,18 @@ import json
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, Q
+from django.utils import timezone
 
 from events.models import (
     MAX_TABLES_PER_ROUND,
     Bye,
+    Correction,
     Drop,
     Entry,
     Event,
@@ -140,6 +143,7 @@ class StandingRow:
     standing: Standing
     entry: Entry
     dropped_after: int | None
+    corrected: bool = False  # a game of theirs was corrected after its round closed
 
     @property
     def name(self) -> str:
@@ -185,7 +189,9 @@ class EventPlay:
         self.rounds = {r.number: r for r in rounds}
         self.with_tables = with_tables
         self.entries = {e.pk: e for e in event.entries.select_related("player")}
-        self.drops = {d.entry_id: d.after_round for d in Drop.objects.filter(entry__event=event)}
+        drops = list(Drop.objects.filter(entry__event=event))
+        self.drops = {d.entry_id: d.after_round for d in drops}
+        self.self_drops = {d.entry_id: d.after_round for d in drops if d.by_player}
         numbers = {r.pk: r.number for r in self.rounds.values()}
         self.pairings: defaultdict[int, list[Pairing]] = defaultdict(list)
         for pairing in (
@@ -257,8 +263,15 @@ class EventPlay:
         table = standings(
             self.entries, self.games(), self.bye_list(), self.swiss.bye_vp, self.swiss.seed
         )
+        corrected = {
+            player
+            for pairings in self.pairings.values()
+            for p in pairings
+            if (result := result_of(p)) is not None and result.corrected
+            for player in (p.player_a_id, p.player_b_id)
+        }
         return [
-            StandingRow(s, self.entries[s.player], self.drops.get(s.player))
+            StandingRow(s, self.entries[s.player], self.drops.get(s.player), s.player in corrected)
             for s in table
             if s.player in self.entries
         ]
@@ -268,6 +281,33 @@ class EventPlay:
 
     def paired(self, number: int) -> bool:
         return bool(self.pairings.get(number) or self.byes.get(number))
+
+    def next_to_pair(self) -> int | None:
+        """The round a check-in is for: the first one not paired (None: all are)."""
+        return next((n for n in self.rounds if not self.paired(n)), None)
+
+    def checked_in(self, number: int) -> set[int]:
+        return {pk for pk, e in self.entries.items() if e.checked_in_for == number}
+
+    def active(self, number: int) -> list[int]:
+        """Who round ``number`` pairs: every player who has not dropped before it; once
+        anyone checked in for it, only the checked-in ones."""
+        staying = [
+            pk for pk in self.entries if self.drops.get(pk) is None or self.drops[pk] >= number
+        ]
+        checked = self.checked_in(number)
+        return [pk for pk in staying if pk in checked] if checked else staying
+
+    def closed(self, number: int) -> bool:
+        """Whether round ``number``'s results are settled: the organizer closed it, paired
+        the next round, or finished the event. Only the organizer's logged corrections
+        change them from then on."""
+        round_ = self.rounds.get(number)
+        return (
+            self.event.finished_at is not None
+            or (round_ is not None and round_.closed_at is not None)
+            or (number + 1 in self.rounds and self.paired(number + 1))
+        )
 
     def state(self, number: int) -> RoundState:
         round_ = self.rounds[number]
@@ -296,7 +336,20 @@ class EventPlay:
         return [self.state(n) for n in self.rounds]
 
     def next_steps(self) -> list[str]:
-        """What the organizer does next, from the first round not finished."""
+        """What the organizer does next, from the first round not finished; first, the
+        players who dropped themselves."""
+        told = (
+            [
+                f"{self.name(pk)} dropped out after round {after} (from their phone)."
+                for pk, after in sorted(self.self_drops.items())[:MAX_LISTED]
+                if not self.entries[pk].departed
+            ]
+            if self.event.finished_at is None
+            else []
+        )
+        return told + self._next_steps()
+
+    def _next_steps(self) -> list[str]:
         active = [pk for pk in self.entries if pk not in self.drops]
         if len(active) < 2:
             return ["Wait for at least two players: pairing needs them."]
@@ -333,9 +386,12 @@ class EventPlay:
                         f"{listed(waiting)}); players report from their phones, or enter them."
                     )
                 return steps
-        if not self.swiss.standings_published:
-            return ["Every round is played: publish the final standings."]
-        return ["Every round is played and the standings are published."]
+        if self.event.finished_at is None:
+            return [
+                "Every round is played: publish the final standings and finish the event "
+                "(on the standings page)."
+            ]
+        return ["The event is finished: the final standings are published."]
 
     def seat_warnings(self, number: int) -> dict[int, list[str]]:
         """For each game of round ``number`` (by pairing id), what the organizer is warned of:
@@ -420,7 +476,12 @@ class EventPlay:
             {"table": None, "a": self.name(b.entry_id), "b": None}
             for b in self.byes.get(number, [])
         ]
-        return {"round": number, "pairings": rows}
+        ends_at = self.rounds[number].ends_at if number in self.rounds else None
+        return {
+            "round": number,
+            "pairings": rows,
+            "ends_at": ends_at.isoformat() if ends_at is not None else None,
+        }
 
     def standings_document(self) -> dict[str, Any]:
         """The contract's standings.json."""
@@ -508,10 +569,22 @@ def _lock_rounds(event: Event, up_to: int) -> dict[int, Round]:
     return locked
 
 
-def _results_still_open(play: EventPlay, number: int) -> None:
+def closed_words(play: EventPlay, number: int) -> str:
+    """Why round ``number``'s results no longer change, in the players' words."""
+    if play.event.finished_at is not None:
+        return f"{play.event.name} is finished: its final standings are published"
     if number + 1 in play.rounds and play.paired(number + 1):
+        return f"Round {number + 1} is paired"
+    return f"The organizer closed round {number}"
+
+
+def _results_still_open(play: EventPlay, number: int) -> None:
+    """Refuse a change a settled round no longer takes (a player's report, a swap, taking
+    back the organizer's result)."""
+    if play.closed(number):
         raise EventRefusal(
-            f"Round {number + 1} is paired, so the results of round {number} can no longer change."
+            f"{closed_words(play, number)}, so the results of round {number} are settled and "
+            "nothing was changed. Ask the organizer if a result is wrong: they can correct it."
         )
 
 
@@ -540,7 +613,7 @@ def pair_problem(play: EventPlay, number: int) -> str | None:
                 f"Round {earlier} still needs results at table {listed(open_tables)}"
                 f"{disputed}: confirm or enter them before round {number} is paired."
             )
-    active = [pk for pk in play.entries if play.drops.get(pk) is None or play.drops[pk] >= number]
+    active = play.active(number)
     if len(active) < 2:
         return "Pairing needs at least two players who have not dropped."
     return None
@@ -560,9 +633,7 @@ def pair(event: Event, number: int, expected: int) -> Paired:
         problem = pair_problem(play, number)
         if problem:
             raise EventRefusal(problem)
-        active = [
-            pk for pk in play.entries if play.drops.get(pk) is None or play.drops[pk] >= number
-        ]
+        active = play.active(number)
         documents = list(round_.tables)
         tables_from = ""
         if not documents:
@@ -607,6 +678,10 @@ def pair(event: Event, number: int, expected: int) -> Paired:
         )
         if draw.bye is not None:
             Bye.objects.create(round=round_, entry_id=draw.bye)
+        # Pairing this round settles the ones before it.
+        Round.objects.filter(event=event, number__lt=number, closed_at=None).update(
+            closed_at=timezone.now(), version=F("version") + 1
+        )
         fields: dict[str, Any] = {"published": False}
         if tables_from:
             fields |= {"tables": documents, "tables_source": f"{tables_from}'s tables"[:200]}
@@ -614,6 +689,94 @@ def pair(event: Event, number: int, expected: int) -> Paired:
     return Paired(
         draw, {pk: e.player_name for pk, e in play.entries.items()}, tables_from, round_.published
     )
+
+
+def publish_round(event: Event, number: int, published: bool, expected: int) -> None:
+    """Publish round ``number`` to the players (or hide it again), holding the rounds' rows
+    as pairing does: a round paired again in another tab since the page was drawn
+    (StaleEvent) is never published unseen."""
+    with transaction.atomic():
+        round_ = _lock_rounds(event, number)[number]
+        if round_.version != expected:
+            raise stale_round(number)
+        round_.swap(expected, published=published)
+
+
+# --- Settling: closing a round, finishing the event --------------------------------------------
+
+
+def close_round(event: Event, number: int, expected: int) -> None:
+    """The organizer closes round ``number``: its results are settled (a player's report is
+    refused from now on; the organizer still corrects, logged). Refused while a game of it
+    has no confirmed result, and for a round not paired."""
+    with transaction.atomic():
+        round_ = _lock_rounds(event, number)[number]
+        if round_.version != expected:
+            raise stale_round(number)
+        play = EventPlay(event)
+        if play.closed(number):
+            raise EventRefusal(f"Round {number} is already closed.")
+        state = play.state(number)
+        if not state.paired:
+            raise EventRefusal(f"Round {number} is not paired: there is nothing to close.")
+        if not state.complete:
+            open_tables = sorted(state.disputed + state.waiting + state.missing)
+            raise EventRefusal(
+                f"Round {number} still needs results at table {listed(open_tables)}: settle "
+                "or enter them, then close it. Nothing was changed."
+            )
+        round_.swap(expected, closed_at=timezone.now())
+
+
+def finish(event: Event, expected: int) -> None:
+    """Publish the final standings and finish the event: every round is closed. Refused
+    (EventRefusal, nothing changed) until every round's results are in; StaleEvent when the
+    standings' settings moved since the page was drawn."""
+    with transaction.atomic():
+        locked = _lock_rounds(event, event.round_count)
+        play = EventPlay(event)
+        unfinished = [s.number for s in play.states() if not s.complete]
+        if unfinished:
+            raise EventRefusal(
+                f"Round {unfinished[0]} is not finished: pair it and settle its results before "
+                "finishing the event. Nothing was changed."
+            )
+        now = timezone.now()
+        changed = Swiss.objects.filter(pk=play.swiss.pk, version=expected).update(
+            standings_published=True, version=F("version") + 1
+        )
+        if not changed:
+            raise StaleEvent(stale_words("The standings"))
+        Round.objects.filter(pk__in=[r.pk for r in locked.values()], closed_at=None).update(
+            closed_at=now, version=F("version") + 1
+        )
+        Event.objects.filter(pk=event.pk).update(finished_at=now)
+        event.finished_at = now
+
+
+# The round clock: its length, asked once per event (the organizer's last choice is offered).
+MAX_ROUND_MINUTES = 600
+DEFAULT_ROUND_MINUTES = 120
+
+
+def start_clock(event: Event, number: int, minutes: int) -> Round:
+    """The organizer starts round ``number``'s clock: it ends ``minutes`` from now (started
+    again, it counts from now). The round's version grows (its printed sheets show the end);
+    the event keeps the length for the next round."""
+    if not 1 <= minutes <= MAX_ROUND_MINUTES:
+        raise EventRefusal(f"A round lasts 1 to {MAX_ROUND_MINUTES} minutes.")
+    with transaction.atomic():
+        round_ = _lock_rounds(event, number)[number]
+        play = EventPlay(event)
+        if not play.paired(number):
+            raise EventRefusal(f"Pair round {number} before starting its clock.")
+        if play.closed(number):
+            raise EventRefusal(f"Round {number} is closed: its clock is over.")
+        ends = timezone.now() + timedelta(minutes=minutes)
+        round_.swap(round_.version, ends_at=ends)
+        Event.objects.filter(pk=event.pk).update(round_minutes=minutes)
+        event.round_minutes = minutes
+    return round_
 
 
 # --- Results ----------------------------------------------------------------------------------
@@ -628,15 +791,22 @@ def _pairing_of(round_: Round, entry_id: int) -> Pairing | None:
 
 
 def record_result(
-    event: Event, number: int, player: str, vp: int, opponent_vp: int, expected: int | None
+    event: Event,
+    number: int,
+    player: str,
+    vp: int,
+    opponent_vp: int,
+    expected: int | None,
+    by: Any = None,
 ) -> tuple[Pairing, Result]:
     """The organizer enters (or overrides) a game's result: ``player`` (either side, by
     name) scored ``vp``, their opponent ``opponent_vp``. ``expected`` is the result's version
-    the page showed (None: a tool that sends none)."""
+    the page showed (None: a tool that sends none). In a closed round this is a correction:
+    logged (``by``, when, before and after) and marked on the standings."""
     with transaction.atomic():
         round_ = _lock_rounds(event, number)[number]
         play = EventPlay(event)
-        _results_still_open(play, number)
+        correcting = play.closed(number)
         entry_id = play.by_name(player)
         if entry_id is None:
             raise EventRefusal(f"No registered player is called {player.strip()[:40]!r}.")
@@ -651,8 +821,23 @@ def record_result(
                 "it again."
             )
         a_vp, b_vp = (vp, opponent_vp) if pairing.player_a_id == entry_id else (opponent_vp, vp)
+        changed = (result.a_vp, result.b_vp) != (a_vp, b_vp)
+        if correcting and changed:
+            Correction.objects.create(
+                result=result,
+                by=by,
+                by_name=str(by.get_username()) if by is not None else "",
+                before_a_vp=result.a_vp,
+                before_b_vp=result.b_vp,
+                after_a_vp=a_vp,
+                after_b_vp=b_vp,
+            )
         Result.objects.filter(pk=result.pk).update(
-            a_vp=a_vp, b_vp=b_vp, by_organizer=True, version=F("version") + 1
+            a_vp=a_vp,
+            b_vp=b_vp,
+            by_organizer=True,
+            corrected=result.corrected or (correcting and changed),
+            version=F("version") + 1,
         )
         result.refresh_from_db()
     return pairing, result
@@ -874,6 +1059,38 @@ def drop(event: Event, entry: Entry, after_round: int) -> list[str]:
     ]
 
 
+def self_drop(event: Event, entry: Entry) -> int:
+    """The player drops themself after the last round paired (they finish a game they are
+    seated in): not paired again, still ranked; the organizer's dashboard says so. The
+    round they dropped after."""
+    with transaction.atomic():
+        Event.objects.select_for_update().filter(pk=event.pk).first()
+        if Drop.objects.filter(entry=entry).exists():
+            raise EventRefusal("You have already dropped: ask the organizer to pair you again.")
+        after = EventPlay(event).last_paired()
+        Drop.objects.create(entry=entry, after_round=after, by_player=True)
+    return after
+
+
+def check_in(event: Event, entry: Entry, present: bool) -> int:
+    """Check the player in (``present``) for the next round to be paired, or take it back;
+    the round. Once anyone is checked in for a round, it pairs only the checked-in."""
+    with transaction.atomic():
+        Event.objects.select_for_update().filter(pk=event.pk).first()
+        play = EventPlay(event)
+        number = play.next_to_pair()
+        if number is None:
+            raise EventRefusal("Every round is paired: there is no round left to check in for.")
+        if present and play.drops.get(entry.pk) is not None:
+            raise EventRefusal(
+                f"{entry.player_name} has dropped: the organizer pairs them again first."
+            )
+        Entry.objects.filter(pk=entry.pk).update(
+            checked_in_for=number if present else None, version=F("version") + 1
+        )
+    return number
+
+
 def reinstate(entry: Entry) -> None:
     Drop.objects.filter(entry=entry).delete()
 
@@ -906,7 +1123,19 @@ def round_page(event: Event, round_: Round) -> dict[str, Any]:
     play = EventPlay(event, with_tables=True)
     number = round_.number
     state = play.state(number)
+    check_in = None
+    if number == play.next_to_pair():
+        checked = play.checked_in(number)
+        check_in = {
+            "count": len(checked),
+            "rows": [
+                (entry, entry.pk in checked)
+                for pk, entry in sorted(play.entries.items(), key=lambda i: i[1].player_name)
+                if play.drops.get(pk) is None or play.drops[pk] >= number
+            ],
+        }
     return {
+        "check_in": check_in,
         "swiss": play.swiss,
         "state": state,
         "games": play.game_rows(number),
@@ -914,7 +1143,9 @@ def round_page(event: Event, round_: Round) -> dict[str, Any]:
         "bye_warnings": play.bye_warnings(number),
         "seatless": [e.player_name for e in play.unpaired(number)] if state.paired else [],
         "pair_problem": pair_problem(play, number),
-        "results_open": not (number + 1 in play.rounds and play.paired(number + 1)),
+        "closed": play.closed(number),
+        "closed_words": closed_words(play, number) if play.closed(number) else "",
+        "can_close": state.complete and not play.closed(number),
         "player_names": sorted(e.player_name for e in play.entries.values()),
     }
 
@@ -933,10 +1164,30 @@ def dashboard(event: Event, rounds: Sequence[Round]) -> dict[str, Any]:
     }
 
 
-def my_games(event: Event, entry: Entry, rounds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def my_page(event: Event, entry: Entry, rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the player's event page shows of the day: their games (my_games), the round
+    they can check in for, whether they are checked in, and their drop."""
+    play = EventPlay(event)
+    number = play.next_to_pair()
+    current = play.entries.get(entry.pk, entry)
+    return {
+        "rounds": my_games(event, entry, rounds, play),
+        "day": {
+            "check_in_round": number if event.finished_at is None else None,
+            "checked_in": number is not None and current.checked_in_for == number,
+            "dropped_after": play.drops.get(entry.pk),
+            "last_paired": play.last_paired(),
+            "finished": event.finished_at is not None,
+        },
+    }
+
+
+def my_games(
+    event: Event, entry: Entry, rounds: list[dict[str, Any]], play: EventPlay | None = None
+) -> list[dict[str, Any]]:
     """The player's published rounds (as the entry page lists them) with each game's result
     and whether it can still be reported."""
-    play = EventPlay(event)
+    play = play or EventPlay(event)
     for row in rounds:
         number = row["round"].number
         row["bye"] = any(b.entry_id == entry.pk for b in play.byes.get(number, []))
@@ -949,7 +1200,8 @@ def my_games(event: Event, entry: Entry, rounds: list[dict[str, Any]]) -> list[d
         found = next((p for p in play.pairings.get(number, []) if p.pk == pairing.pk), None)
         result = result_of(found) if found is not None else None
         side_a = pairing.player_a_id == entry.pk
-        row["open"] = not (number + 1 in play.rounds and play.paired(number + 1))
+        row["open"] = not play.closed(number)
+        row["closed_words"] = closed_words(play, number) if not row["open"] else ""
         row["result"] = result
         if result is None:
             continue
@@ -968,6 +1220,7 @@ def my_games(event: Event, entry: Entry, rounds: list[dict[str, Any]]) -> list[d
         if theirs_sent is not None:
             row["their_report"] = theirs_sent if side_a else (theirs_sent[1], theirs_sent[0])
         row["by_organizer"] = result.by_organizer
+        row["corrected"] = result.corrected
         row["disputed"] = result.disputed
     return rounds
 

@@ -7,13 +7,12 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import F
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned
-from events import play
+from events import live, play
 from events.forms import PairingsImportForm
 from events.loaders import (
     get_round,
@@ -88,13 +87,31 @@ def _round_context(request: HtmxHttpRequest, event: Event, round_: Round) -> dic
         "packs": packs,
         "saved_tables": tables,
         "table_names": [round_.table_name(n) for n in range(1, len(round_.tables) + 1)],
+        "tables_settled": round_.closed_at is not None or play.round_started(round_),
+        "earlier_tables": _earlier_tables(event, round_),
+        "live_token": live.live_token(event.pk),
+        "poll_seconds": live.POLL_SECONDS,
     } | play.round_page(event, round_)
+
+
+def _earlier_tables(event: Event, round_: Round) -> str:
+    """The round whose tables pairing this one (without its own) would take, or ""."""
+    earlier = (
+        event.rounds.filter(number__lt=round_.number)
+        .exclude(tables_source="")
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return f"round {earlier}" if earlier else ""
 
 
 @login_required
 @require_GET
 def round_detail(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
     event = organized(request, event_id)
+    if (nothing_new := live.unchanged(request, event.pk)) is not None:
+        return nothing_new
     round_ = get_round(event, round_number)
     return render(request, "events/round.html", _round_context(request, event, round_))
 
@@ -215,10 +232,11 @@ def round_publish(request: HtmxHttpRequest, event_id: int, round_number: int) ->
     round_ = get_round(event, round_number)
     published = request.POST.get("change") == "publish"
     # The round's page sends its version: a tab drawn before the round was paired again does
-    # not publish pairings nobody looked at.
-    if page_version(request.POST) != round_.version:
-        return _round_refused(request, event, round_, [str(play.stale_round(round_number))])
-    Round.objects.filter(pk=round_.pk).update(published=published, version=F("version") + 1)
+    # not publish pairings nobody looked at (checked and written under the pairing's lock).
+    try:
+        play.publish_round(event, round_number, published, page_version(request.POST))
+    except EventRefusal as refusal:
+        return _round_refused(request, event, round_, [str(refusal)])
     messages.success(
         request,
         f"Round {round_number}'s tables and pairings are published to the players."

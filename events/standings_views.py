@@ -14,17 +14,17 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.ownership import QuotaExceeded
-from events import play
+from events import live, play
 from events.jobs import PrintAsked, print_job
 from events.loaders import Membership, member, organized
-from events.models import Event, StaleEvent, Swiss
+from events.models import Event, EventRefusal, StaleEvent, Swiss
 from jobs.running import JobsBusy
 from jobs.views import download_job_file
 from onefinity.downloads import csv_text, download
 from onefinity.http import HtmxHttpRequest, page_version
 
-# The live page asks again this often (seconds).
-POLL_SECONDS = 30
+# The live page asks again this often (seconds): a poll of an unchanged event is a 204.
+POLL_SECONDS = live.POLL_SECONDS
 
 
 def _readable(request: HtmxHttpRequest, event_id: int) -> tuple[Membership, play.EventPlay]:
@@ -36,6 +36,15 @@ def _readable(request: HtmxHttpRequest, event_id: int) -> tuple[Membership, play
     return membership, standings
 
 
+def _may_read(request: HtmxHttpRequest, event_id: int) -> Membership:
+    """_readable's check alone (a poll of an unchanged event reads nothing more)."""
+    membership = member(request, event_id)
+    published = Swiss.objects.filter(event=membership.event, standings_published=True)
+    if not membership.organizer and not published.exists():
+        raise Http404("Not published")
+    return membership
+
+
 def _context(event: Event, standings: play.EventPlay, **extra: Any) -> dict[str, Any]:
     rows = standings.standings()
     return {
@@ -44,14 +53,16 @@ def _context(event: Event, standings: play.EventPlay, **extra: Any) -> dict[str,
         "rows": rows,
         "rounds_played": standings.rounds_played(),
         "states": standings.states(),
+        "all_played": standings.rounds_played() >= event.round_count,
         "poll_seconds": POLL_SECONDS,
+        "live_token": live.live_token(event.pk),
     } | extra
 
 
 def _page(
     request: HtmxHttpRequest, template_context: dict[str, Any], poll_url: str
 ) -> HttpResponse:
-    template_context["poll_url"] = poll_url
+    template_context["poll_url"] = f"{poll_url}?since={template_context['live_token']}"
     if request.htmx:
         return render(request, "events/standings.html#live", template_context)
     return render(request, "events/standings.html", template_context)
@@ -60,6 +71,9 @@ def _page(
 @login_required
 @require_GET
 def standings_page(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    _may_read(request, event_id)
+    if (nothing_new := live.unchanged(request, event_id)) is not None:
+        return nothing_new
     membership, standings = _readable(request, event_id)
     event = membership.event
     context = _context(
@@ -83,6 +97,8 @@ def standings_public(request: HtmxHttpRequest, standings_code: str) -> HttpRespo
     )
     if swiss is None or not swiss.standings_published:
         raise Http404("Not found")
+    if (nothing_new := live.unchanged(request, swiss.event_id)) is not None:
+        return nothing_new
     event = swiss.event
     context = _context(event, play.EventPlay(event), organizer=False, me=None, public=True)
     return _page(request, context, swiss.get_standings_link())
@@ -93,6 +109,19 @@ def standings_public(request: HtmxHttpRequest, standings_code: str) -> HttpRespo
 def standings_publish(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     event = organized(request, event_id)
     swiss = play.swiss_of(event)
+    if request.POST.get("change") == "finish":
+        try:
+            play.finish(event, page_version(request.POST))
+        except EventRefusal as refusal:
+            messages.error(request, str(refusal))
+        else:
+            messages.success(
+                request,
+                f"{event.name} is finished: the final standings are published, every round "
+                "is closed. You can still correct a result; each correction is logged and "
+                "marked on the standings.",
+            )
+        return redirect(reverse("events:standings", args=[event.pk]))
     publish = request.POST.get("change") == "publish"
     changed = Swiss.objects.filter(pk=swiss.pk, version=page_version(request.POST)).update(
         standings_published=publish, version=swiss.version + 1

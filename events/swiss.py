@@ -7,7 +7,9 @@ Standings (``standings``). A game is won by the higher victory points (VP); equa
 draw. A bye is a win with the VP the organizer sets. Players are ranked by
 
 1. score: wins, a draw counting half;
-2. strength of schedule (SoS): the sum of their opponents' scores (a bye has no opponent);
+2. strength of schedule (SoS): the sum of their opponents' scores; a bye counts as a game
+   against a virtual opponent with the player's own score (FIDE's convention for an
+   unplayed round), so a bye neither drags a player's SoS down nor lifts it;
 3. VP scored, in total;
 4. the event's lot: an order drawn at random once from the event's seed, so no two players
    ever share a rank, and the same results always give the same standings.
@@ -35,7 +37,12 @@ event is first matched over the players within WINDOW places of each other in th
 when that finds no perfect matching, or only one with a rematch, every pair is looked at
 again (exact, and slow). The window keeps every law (no rematch or second bye while
 avoidable); only the spread of score groups could, in principle, be a little worse than the
-optimum (benchmarks/swiss.py measured the same costs with windows of 6, 8 and 10).
+optimum (benchmarks/swiss.py measured the same costs with windows of 6, 8 and 10). Beyond
+its window each player also gets an edge to their nearest opponents they have not met (as
+many as the window is wide): a group that has all met each other at the foot of the
+standings (seven players, in the crafted field of benchmarks/swiss_scale.py) is paired
+without the exact search, which took 2 s at 256 players. The tables' matching does the
+same with each game's nearest tables neither player has played.
 
 Tables (``assign_tables``): the games, best-ranked first, get distinct tables by another
 matching: as few players as possible at a table they played before (none while avoidable),
@@ -170,7 +177,9 @@ def standings(
         bye_count[bye.player] += 1
         scored[bye.player] += bye_vp
     score2 = {p: 2 * wins[p] + draws[p] for p in keys}
-    sos2 = {p: sum(score2[o] for o in opponents[p]) for p in keys}
+    # A bye counts as a game against a virtual opponent with the player's own score (the
+    # FIDE convention for unplayed rounds): the bye neither drags a player down nor lifts them.
+    sos2 = {p: sum(score2[o] for o in opponents[p]) + bye_count[p] * score2[p] for p in keys}
     lots = {p: lot(seed, p) for p in keys}
     order = sorted(keys, key=lambda p: (-score2[p], -sos2[p], -scored[p], lots[p], p))
     return [
@@ -322,20 +331,39 @@ def match_players(
     bye_node = count if count % 2 else None
     may_bye = bye_candidates(ranked, history) if bye_node is not None else set()
 
+    def cost(i: int, j: int) -> int:
+        return (
+            weights.rematch * (frozenset((ranked[i], ranked[j])) in history.met)
+            + weights.score * (scores[i] - scores[j]) ** 2
+            + weights.rank * (j - i) ** 2
+        )
+
     def build(reach: int) -> nx.Graph[int]:
         graph: nx.Graph[int] = nx.Graph()
         graph.add_nodes_from(range(count + (bye_node is not None)))
         for i in range(count):
             for j in range(i + 1, min(count, i + reach + 1)):
-                cost = (
-                    weights.rematch * (frozenset((ranked[i], ranked[j])) in history.met)
-                    + weights.score * (scores[i] - scores[j]) ** 2
-                    + weights.rank * (j - i) ** 2
-                )
-                graph.add_edge(i, j, weight=base - cost)
+                graph.add_edge(i, j, weight=base - cost(i, j))
+            if reach < count:
+                # Beyond the window, each player's nearest opponents they have not met: a
+                # group that has all met each other at the foot of the standings (seven
+                # players, say) finds its opponents without the whole graph.
+                for j in _nearest_unmet(i, reach):
+                    a, b = min(i, j), max(i, j)
+                    graph.add_edge(a, b, weight=base - cost(a, b))
             if bye_node is not None and ranked[i] in may_bye:
                 graph.add_edge(i, bye_node, weight=base - weights.bye * (count - 1 - i))
         return graph
+
+    def _nearest_unmet(i: int, reach: int) -> list[int]:
+        found: list[int] = []
+        for step in range(reach + 1, count):
+            for j in (i - step, i + step):
+                if 0 <= j < count and frozenset((ranked[i], ranked[j])) not in history.met:
+                    found.append(j)
+            if len(found) >= reach:
+                break
+        return found
 
     def solve(reach: int) -> tuple[list[tuple[int, int]], int | None] | None:
         matching = nx.max_weight_matching(build(reach), maxcardinality=True)
@@ -381,10 +409,23 @@ def assign_tables(
         a, b = games[g]
         return (tables[t] in history.tables[a]) + (tables[t] in history.tables[b])
 
+    def fresh_beyond(g: int, reach: int) -> list[int]:
+        """The nearest tables outside the window that neither player of game g played."""
+        found: list[int] = []
+        for step in range(reach + 1, available):
+            for t in (g - step, g + step):
+                if 0 <= t < available and not repeats(g, t):
+                    found.append(t)
+            if len(found) >= reach:
+                break
+        return found
+
     def solve(reach: int) -> list[int] | None:
         graph: nx.Graph[int] = nx.Graph()
         for g in range(count):
-            for t in range(max(0, g - reach), min(available, g + reach + 1)):
+            near = range(max(0, g - reach), min(available, g + reach + 1))
+            beyond = fresh_beyond(g, reach) if reach < available else []
+            for t in [*near, *beyond]:
                 graph.add_edge(g, count + t, weight=base - big * repeats(g, t) - (g - t) ** 2)
         matching = nx.max_weight_matching(graph, maxcardinality=True)
         if len(matching) != count:

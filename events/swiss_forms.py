@@ -9,10 +9,11 @@ from django import forms
 
 from events.models import MAX_ENTRIES, MAX_RESULT_VP, MAX_ROUNDS, MAX_TABLES_PER_ROUND
 from events.pairings import MAX_CELL_LENGTH
+from onefinity.forms import StrictIntegerField
 
 
-def vp_field(label: str) -> forms.IntegerField:
-    return forms.IntegerField(
+def vp_field(label: str) -> StrictIntegerField:
+    return StrictIntegerField(
         label=label,
         min_value=0,
         max_value=MAX_RESULT_VP,
@@ -22,7 +23,6 @@ def vp_field(label: str) -> forms.IntegerField:
             "min_value": f"{label}: a whole number from 0 to {MAX_RESULT_VP}.",
             "max_value": f"{label}: a whole number from 0 to {MAX_RESULT_VP}.",
         },
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
 
@@ -43,7 +43,7 @@ class ResultForm(forms.Form):
     a = forms.CharField(max_length=MAX_CELL_LENGTH)
     a_vp = vp_field("Player A's VP")
     b_vp = vp_field("Player B's VP")
-    version = forms.IntegerField(required=False, min_value=0, max_value=2**62)
+    version = StrictIntegerField(required=False, min_value=0, max_value=2**62)
 
 
 class ReportForm(forms.Form):
@@ -54,8 +54,8 @@ class ReportForm(forms.Form):
 
 
 class ClearResultForm(forms.Form):
-    table = forms.IntegerField(min_value=1, max_value=MAX_TABLES_PER_ROUND)
-    version = forms.IntegerField(min_value=0, max_value=2**62)
+    table = StrictIntegerField(min_value=1, max_value=MAX_TABLES_PER_ROUND)
+    version = StrictIntegerField(min_value=0, max_value=2**62)
 
 
 class SwapForm(forms.Form):
@@ -80,16 +80,15 @@ class SwapForm(forms.Form):
 
 class DropForm(forms.Form):
     change = forms.ChoiceField(choices=[("drop", "drop"), ("reinstate", "reinstate")])
-    after = forms.IntegerField(required=False, min_value=0, max_value=MAX_ROUNDS)
+    after = StrictIntegerField(required=False, min_value=0, max_value=MAX_ROUNDS)
 
 
 class ByeForm(forms.Form):
-    bye_vp = forms.IntegerField(
+    bye_vp = StrictIntegerField(
         label="VP a bye scores",
         min_value=0,
         max_value=MAX_RESULT_VP,
         help_text=f"A bye counts as a win with these victory points (0 to {MAX_RESULT_VP}).",
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
 
@@ -117,3 +116,17 @@ def read_seeds(data: Any, entries: list[Any]) -> tuple[list[int], list[str]]:
             continue
         seeds[number] = entry
     return [seeds[n].pk for n in sorted(seeds)], problems
+
+
+class ClockForm(forms.Form):
+    minutes = StrictIntegerField(
+        label="Minutes",
+        min_value=1,
+        max_value=600,
+        error_messages={
+            "required": "The round's length: a whole number of minutes from 1 to 600.",
+            "invalid": "The round's length: a whole number of minutes from 1 to 600.",
+            "min_value": "The round's length: a whole number of minutes from 1 to 600.",
+            "max_value": "The round's length: a whole number of minutes from 1 to 600.",
+        },
+    )

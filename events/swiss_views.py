@@ -14,12 +14,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from events import play
 from events.entry_views import _entry_context
-from events.loaders import get_round, member, my_entry, organized
-from events.models import Event, EventRefusal, Round, StaleEvent, Swiss
+from events.loaders import get_round, member, my_entry, organized, organizer_or_self
+from events.models import Entry, Event, EventRefusal, Round, StaleEvent, Swiss
 from events.round_views import _round_refused
 from events.swiss_forms import (
     ByeForm,
     ClearResultForm,
+    ClockForm,
     DropForm,
     ReportForm,
     ResultForm,
@@ -102,15 +103,26 @@ def round_result(request: HtmxHttpRequest, event_id: int, round_number: int) -> 
     data = form.cleaned_data
     try:
         pairing, result = play.record_result(
-            event, round_number, data["a"], data["a_vp"], data["b_vp"], data["version"]
+            event,
+            round_number,
+            data["a"],
+            data["a_vp"],
+            data["b_vp"],
+            data["version"],
+            by=request.user,
         )
     except EventRefusal as refusal:
         return _round_refused(request, event, round_, [str(refusal)])
     names = play.EventPlay(event)
+    how = (
+        "Corrected by you after the round was closed: it counts, and the change is logged."
+        if result.corrected
+        else "Entered by you: it counts."
+    )
     messages.success(
         request,
         f"Table {pairing.table}: {names.name(pairing.player_a_id)} {result.a_vp}, "
-        f"{names.name(pairing.player_b_id)} {result.b_vp}. Entered by you: it counts.",
+        f"{names.name(pairing.player_b_id)} {result.b_vp}. {how}",
     )
     return redirect(_games_anchor(round_, pairing.table))
 
@@ -181,6 +193,46 @@ def report(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpRe
     return redirect(reverse("events:me", args=[event_id]) + f"#round-{round_number}")
 
 
+@require_POST
+@login_required
+def round_close(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    """The contract: the organizer closes a round; its results are settled."""
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    try:
+        play.close_round(event, round_number, page_version(request.POST))
+    except EventRefusal as refusal:
+        return _round_refused(request, event, round_, [str(refusal)])
+    messages.success(
+        request,
+        f"Round {round_number} is closed: its results are settled. Players can no longer "
+        "change them; you can still correct one (each correction is logged).",
+    )
+    return redirect(_games_anchor(round_))
+
+
+@require_POST
+@login_required
+def round_clock(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    """The contract: the organizer starts the round's clock, ``minutes`` long."""
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    form = ClockForm(request.POST)
+    if not form.is_valid():
+        return _round_refused(request, event, round_, problems_of(form))
+    try:
+        started = play.start_clock(event, round_number, form.cleaned_data["minutes"])
+    except EventRefusal as refusal:
+        return _round_refused(request, event, round_, [str(refusal)])
+    assert started.ends_at is not None
+    messages.success(
+        request,
+        f"Round {round_number}'s clock is running: {form.cleaned_data['minutes']} minutes, "
+        f"until {started.ends_at:%H:%M} UTC. Every player's page shows the time left.",
+    )
+    return redirect(_games_anchor(round_))
+
+
 # --- Changes by hand -------------------------------------------------------------------------
 
 
@@ -216,11 +268,13 @@ def round_swap(request: HtmxHttpRequest, event_id: int, round_number: int) -> Ht
 @require_POST
 @login_required
 def player_drop(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpResponse:
-    """The organizer drops a player after a round (or takes the drop back)."""
-    event = organized(request, event_id)
-    entry = event.entries.select_related("player").filter(pk=entry_id).first()
-    if entry is None:
-        raise Http404("No such player")
+    """The organizer drops a player after a round (or takes the drop back); a player drops
+    themself after the last round paired (the contract: their own entry id only)."""
+    membership = organizer_or_self(request, event_id, entry_id)
+    event, entry = membership.event, membership.entry
+    assert entry is not None
+    if not membership.organizer:
+        return _self_drop(request, event, entry)
     form = DropForm(request.POST)
     back = reverse("events:standings", args=[event.pk]) + f"#player-{entry.pk}"
     if not form.is_valid() or (
@@ -248,6 +302,58 @@ def player_drop(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpR
     for warning in warnings:
         messages.warning(request, warning)
     return redirect(back)
+
+
+def _self_drop(request: HtmxHttpRequest, event: Event, entry: Entry) -> HttpResponse:
+    try:
+        after = play.self_drop(event, entry)
+    except EventRefusal as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(
+            request,
+            f"You have dropped out of {event.name} after round {after}: you are not paired "
+            "again and stay in the standings. The organizer is told."
+            if after
+            else f"You have dropped out of {event.name}: you will not be paired.",
+        )
+    return redirect("events:me", event.pk)
+
+
+@require_POST
+@login_required
+def player_check_in(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    """The contract: the organizer, or that player, checks a player in for the next round
+    to be paired (``change=out`` takes it back)."""
+    membership = organizer_or_self(request, event_id, entry_id)
+    event, entry = membership.event, membership.entry
+    assert entry is not None
+    present = request.POST.get("change", "in") != "out"
+    back = (
+        reverse("events:me", args=[event_id]) + "#check-in"
+        if not membership.organizer
+        else _check_in_page(request, event)
+    )
+    try:
+        number = play.check_in(event, entry, present)
+    except EventRefusal as refusal:
+        messages.error(request, str(refusal))
+        return redirect(back)
+    who = "You are" if not membership.organizer else f"{entry.player_name} is"
+    messages.success(
+        request,
+        f"{who} checked in for round {number}."
+        if present
+        else f"{who} no longer checked in for round {number}.",
+    )
+    return redirect(back)
+
+
+def _check_in_page(request: HtmxHttpRequest, event: Event) -> str:
+    number = play.EventPlay(event).next_to_pair()
+    if number is None:
+        return event.get_absolute_url()
+    return reverse("events:round", args=[event.pk, number]) + "#check-in"
 
 
 # --- Settings --------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ urlpatterns = [
     path(
         "events/<int:event_id>/players/<int:entry_id>/lock/", views.player_lock, name="player-lock"
     ),
+    path("events/<int:event_id>/players/add/", views.player_add, name="player-add"),
     path(
         "events/<int:event_id>/players/<int:entry_id>/remove/",
         views.player_remove,
@@ -90,6 +91,16 @@ urlpatterns = [
         name="round-result-clear",
     ),
     path(
+        "events/<int:event_id>/rounds/<int:round_number>/clock/",
+        swiss_views.round_clock,
+        name="round-clock",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:round_number>/close/",
+        swiss_views.round_close,
+        name="round-close",
+    ),
+    path(
         "events/<int:event_id>/rounds/<int:round_number>/swap/",
         swiss_views.round_swap,
         name="round-swap",
@@ -103,6 +114,11 @@ urlpatterns = [
         "events/<int:event_id>/players/<int:entry_id>/drop/",
         swiss_views.player_drop,
         name="player-drop",
+    ),
+    path(
+        "events/<int:event_id>/players/<int:entry_id>/check-in/",
+        swiss_views.player_check_in,
+        name="player-check-in",
     ),
     path(
         "events/<int:event_id>/players/<int:entry_id>/history/",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -238,10 +239,44 @@ def player_lock(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpR
 
 @require_POST
 @login_required
+def player_add(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    """The organizer adds a late player by their user name (the join link is closed while
+    the event is locked)."""
+    event = organized(request, event_id)
+    typed = request.POST.get("username", "").strip()[:150]
+    player = get_user_model().objects.filter(username__iexact=typed).first() if typed else None
+    if player is None:
+        messages.error(
+            request,
+            f"No account is called {typed!r}: the player signs up first, then tells you "
+            "their user name."
+            if typed
+            else "Type the late player's user name.",
+        )
+        return _back_to_dashboard(request, event)
+    try:
+        event.add_late_player(player)
+    except EventRefusal as refusal:
+        messages.error(request, str(refusal))
+        return _back_to_dashboard(request, event)
+    messages.success(
+        request,
+        f"{player.get_username()} is added. They submit their list from their event page "
+        "(Events); it is checked as everyone's, and you lock it when it is right.",
+    )
+    return _back_to_dashboard(request, event)
+
+
+@require_POST
+@login_required
 def player_remove(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpResponse:
     entry = _organized_entry(request, event_id, entry_id)
     name = entry.player_name
-    entry.delete()
+    try:
+        entry.remove()
+    except EventRefusal as refusal:
+        messages.error(request, str(refusal))
+        return _back_to_dashboard(request, entry.event)
     messages.success(request, f"{name} is no longer registered (their pairings went with them).")
     return _back_to_dashboard(request, entry.event)
 

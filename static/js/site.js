@@ -87,6 +87,54 @@ function revealHelpers(root) {
 }
 revealHelpers(document);
 
+// --- The round clock (events): the time left, from the end the page gives ---------------------
+
+function tickClocks() {
+  for (const clock of document.querySelectorAll("[data-ends-at]")) {
+    const ends = new Date(clock.dataset.endsAt);
+    if (Number.isNaN(ends.getTime())) continue;
+    const left = Math.ceil((ends.getTime() - Date.now()) / 60000);
+    const at = ends.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    clock.textContent =
+      left > 0 ? `${left} minute${left === 1 ? "" : "s"} left (ends ${at})` : `time is up (ended ${at})`;
+  }
+}
+tickClocks();
+setInterval(tickClocks, 15000);
+document.addEventListener("htmx:afterSwap", tickClocks);
+
+// --- Live event pages: a notification when the player's round is up --------------------------
+// The player's event page polls itself (htmx); when the newest round it shows changes while
+// the page is in the background, and the player allowed it once, the browser says so.
+
+let shownRound = document.querySelector("[data-notify-key]")?.dataset.notifyKey || "";
+
+function offerNotifications(root) {
+  const ask = root.querySelector("[data-notify-ask]");
+  if (!ask || !("Notification" in window) || Notification.permission !== "default") return;
+  ask.hidden = false;
+  ask.querySelector("button")?.addEventListener("click", () => {
+    Notification.requestPermission().finally(() => {
+      ask.hidden = true;
+    });
+  });
+}
+offerNotifications(document);
+
+document.addEventListener("htmx:afterSwap", (event) => {
+  const root = event.target instanceof Element ? event.target.ownerDocument : document;
+  offerNotifications(root);
+  const newest = root.querySelector("[data-notify-key]");
+  if (!newest) return;
+  const key = newest.dataset.notifyKey || "";
+  if (key && key !== shownRound) {
+    shownRound = key;
+    if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+      new Notification(newest.dataset.notify || "Your round is up.", { tag: key });
+    }
+  }
+});
+
 // --- The list editor -------------------------------------------------------------------------
 //
 // Every change is a POST that redraws the editor region. htmx's own queue cannot serialise

@@ -54,6 +54,7 @@ EXPECTED: dict[str, dict[str, set[object]]] = {
     "publish": ORGANIZER_ONLY_POST,
     "player-lock": ORGANIZER_ONLY_POST,
     "player-remove": ORGANIZER_ONLY_POST,
+    "player-add": ORGANIZER_ONLY_POST,
     "round-tables": ORGANIZER_ONLY_POST,
     "round-pairings": ORGANIZER_ONLY_POST,
     "round-publish": ORGANIZER_ONLY_POST,
@@ -65,6 +66,9 @@ EXPECTED: dict[str, dict[str, set[object]]] = {
     "round-result-clear": ORGANIZER_ONLY_POST,
     "round-swap": ORGANIZER_ONLY_POST,
     "player-drop": ORGANIZER_ONLY_POST,
+    "player-check-in": ORGANIZER_ONLY_POST,
+    "round-close": ORGANIZER_ONLY_POST,
+    "round-clock": ORGANIZER_ONLY_POST,
     "standings-publish": ORGANIZER_ONLY_POST,
     "round-report": {key: {405} for key in PERSONAS},
     "pairings-json": ORGANIZER_ONLY,
@@ -114,6 +118,8 @@ EXPECTED: dict[str, dict[str, set[object]]] = {
 
 PLAYER_ROUTES = {
     "round-report",
+    "player-drop",  # alice's own entry: tests/events/test_day.py
+    "player-check-in",
     "player-history",
     "mine",
     "new",

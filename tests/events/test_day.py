@@ -1,0 +1,184 @@
+"""The day itself: check-in (the organizer or the player, the contract's
+players/<entry_id>/check-in/), self-drops (players/<entry_id>/drop/ from the player's own
+page), and who may act on whose entry."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.models import Drop, Entry
+from tests.events.test_play import (
+    client_of,
+    games,
+    join_players,
+    pair,
+)
+from tests.events.test_settled import play_round
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def six(event, django_user_model):
+    return join_players(event, django_user_model, ["ann", "ben", "cat", "dan", "eve", "fay"])
+
+
+def check_in(client, event, entry, change="in"):
+    return client.post(f"/events/{event.pk}/players/{entry.pk}/check-in/", {"change": change})
+
+
+def seated(event, number):
+    return {e for p in games(event, number) for e in (p.player_a_id, p.player_b_id)}
+
+
+def test_once_anyone_is_checked_in_a_round_pairs_only_the_checked_in(organizer_client, event, six):
+    ann, ben, cat, dan = (six[n] for n in ("ann", "ben", "cat", "dan"))
+    page = client_of(ann).get(f"/events/{event.pk}/me/")
+    assert f'action="/events/{event.pk}/players/{ann.pk}/check-in/"' not in page.content.decode()
+    event.lock_all()
+    page = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
+    assert f'action="/events/{event.pk}/players/{ann.pk}/check-in/"' in page
+    assert check_in(client_of(ann), event, ann).status_code == 302
+    assert check_in(client_of(ben), event, ben).status_code == 302
+    for entry in (cat, dan):  # the organizer ticks the others
+        assert check_in(organizer_client, event, entry).status_code == 302
+    check_in(organizer_client, event, dan, "out")
+    check_in(organizer_client, event, dan, "in")
+    assert Entry.objects.get(pk=ann.pk).checked_in_for == 1
+    round_page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
+    assert "4 of 6 checked in" in round_page
+    pair(organizer_client, event, 1)
+    assert seated(event, 1) == {ann.pk, ben.pk, cat.pk, dan.pk}
+    page = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
+    assert "Check in for round 2" in page
+
+
+def test_a_player_checks_in_only_themself(event, six):
+    ann, ben = six["ann"], six["ben"]
+    assert check_in(client_of(ann), event, ben).status_code == 404
+    assert Entry.objects.get(pk=ben.pk).checked_in_for is None
+
+
+def test_a_player_drops_themself_and_the_organizer_is_told(organizer_client, event, six):
+    play_round(organizer_client, event, 1)
+    ann = six["ann"]
+    page = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
+    assert f'action="/events/{event.pk}/players/{ann.pk}/drop/"' in page
+    response = client_of(ann).post(
+        f"/events/{event.pk}/players/{ann.pk}/drop/", {"change": "drop"}, follow=True
+    )
+    assert "You have dropped out" in response.content.decode()
+    drop = Drop.objects.get(entry=ann)
+    assert (drop.after_round, drop.by_player) == (1, True)
+    dashboard = organizer_client.get(f"/events/{event.pk}/").content.decode()
+    assert "ann dropped out after round 1" in dashboard
+    pair(organizer_client, event, 2)
+    assert ann.pk not in seated(event, 2)
+
+
+def test_a_player_cannot_drop_someone_else(event, six):
+    ann, ben = six["ann"], six["ben"]
+    response = client_of(ann).post(
+        f"/events/{event.pk}/players/{ben.pk}/drop/", {"change": "drop", "after": 0}
+    )
+    assert response.status_code == 404
+    assert not Drop.objects.exists()
+
+
+# --- The round clock ------------------------------------------------------------------------
+
+
+def test_the_round_clock_runs_from_the_organizers_minutes(organizer_client, event, six):
+    import datetime
+    import json
+
+    from django.utils import timezone
+
+    from tests.events.test_play import publish
+
+    url = f"/events/{event.pk}/rounds/1/clock/"
+    assert organizer_client.post(url, {"minutes": 50}).status_code == 400  # not paired
+    pair(organizer_client, event, 1)
+    publish(organizer_client, event, 1)
+    document = json.loads(
+        organizer_client.get(f"/events/{event.pk}/rounds/1/pairings.json").content
+    )
+    assert document["ends_at"] is None
+    for refused in ("0", "601", "٣", "1.5", ""):
+        assert organizer_client.post(url, {"minutes": refused}).status_code == 400
+    before = timezone.now()
+    assert organizer_client.post(url, {"minutes": 90}).status_code == 302
+    ann = six["ann"]
+    document = json.loads(client_of(ann).get(f"/events/{event.pk}/rounds/1/pairings.json").content)
+    ends = datetime.datetime.fromisoformat(document["ends_at"])
+    assert datetime.timedelta(minutes=89) < ends - before < datetime.timedelta(minutes=91)
+    event.refresh_from_db()
+    assert event.round_minutes == 90
+    mine = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
+    assert "data-ends-at=" in mine and "Round 1 clock" in mine
+    page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
+    assert "data-ends-at=" in page and 'value="90"' in page
+    # A stranger cannot start it.
+    assert client_of(ann).post(url, {"minutes": 5}).status_code == 404
+
+
+def test_the_printed_sheets_show_the_rounds_end(organizer_client, event, six):
+    from events.printing import Maps, _sheets_html, round_pairings, table_sheets
+
+    pair(organizer_client, event, 1)
+    organizer_client.post(f"/events/{event.pk}/rounds/1/clock/", {"minutes": 45})
+    round_ = event.rounds.get(number=1)
+    maps = Maps()
+    html = _sheets_html(
+        event, table_sheets(event, [(round_, round_pairings(round_))], maps), maps, True
+    )
+    assert f"Round ends {round_.ends_at:%H:%M} UTC" in html
+
+
+# --- Live pages: a poll of an unchanged event is a 204 ---------------------------------------
+
+
+def test_live_pages_answer_a_poll_with_nothing_until_something_changes(
+    organizer_client, event, six
+):
+    import re
+
+    from tests.events.test_play import publish, report
+
+    pair(organizer_client, event, 1)
+    publish(organizer_client, event, 1)
+    ann = six["ann"]
+    pages = {
+        f"/events/{event.pk}/me/": client_of(ann),
+        f"/events/{event.pk}/rounds/1/": organizer_client,
+        f"/events/{event.pk}/standings/": organizer_client,
+    }
+    tokens = {}
+    for url, client in pages.items():
+        page = client.get(url).content.decode()
+        found = re.search(re.escape(url) + r"\?since=([0-9a-f]+)", page)
+        assert found, url
+        tokens[url] = found.group(1)
+        poll = client.get(f"{url}?since={tokens[url]}", headers={"HX-Request": "true"})
+        assert poll.status_code == 204 and poll.content == b"", url
+    game = games(event, 1)[0]
+    report(game.player_a, event, 1, 5, 3)  # a result comes in
+    for url, client in pages.items():
+        poll = client.get(f"{url}?since={tokens[url]}", headers={"HX-Request": "true"})
+        assert poll.status_code == 200, url
+    # A stranger's poll learns nothing.
+    assert client_of(ann).get(f"/events/{event.pk}/rounds/1/?since=x").status_code == 404
+
+
+def test_a_poll_of_an_unchanged_event_reads_little(organizer_client, event, six):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ann = six["ann"]
+    page = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
+    token = page.split("?since=", 1)[1].split('"', 1)[0]
+    client = client_of(ann)
+    client.get("/")  # the session's own queries out of the way
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/events/{event.pk}/me/?since={token}").status_code == 204
+    assert len(queries) <= 10

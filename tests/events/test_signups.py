@@ -1,0 +1,137 @@
+"""A hall full of new players: sign-ups through an open event's join link count against
+the event's places, not against the one Wi-Fi address the hall shares; other sign-ups keep
+the per-address limit; a locked event says so before anyone makes an account; and eight
+simultaneous sign-ups of one new name make one account and seven clear refusals."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+from django.db import connection, connections
+from django.test import Client
+
+from events.models import Entry
+from tests.events.conftest import make_event
+
+pytestmark = pytest.mark.django_db
+
+HALL = "192.0.2.60"
+
+
+def sign_up(name: str, address: str = HALL, next_page: str = ""):
+    fields = {
+        "username": name,
+        "email": f"{name}@example.com",
+        "password1": "a-long-pass-phrase",
+        "password2": "a-long-pass-phrase",
+    }
+    if next_page:
+        fields["next"] = next_page
+    return Client().post("/accounts/signup/", fields, REMOTE_ADDR=address)
+
+
+def test_sixty_sign_ups_through_one_join_link_from_one_address_succeed(
+    organizer, settings, django_user_model
+):
+    event = make_event(organizer)
+    link = event.get_join_url()
+    for i in range(60):
+        response = sign_up(f"hall{i}", next_page=link)
+        assert response.status_code == 302 and response["Location"] == link, i
+    assert django_user_model.objects.filter(username__startswith="hall").count() == 60
+    # Plain sign-ups from the hall's address stay limited (the hall's count past it).
+    refused = sign_up("plain")
+    assert refused.status_code == 429
+    assert "accounts were made from your network" in refused.content.decode()
+    assert sign_up("elsewhere", address="198.51.100.9").status_code == 302
+
+
+def test_a_join_link_counts_against_its_events_places(organizer, settings, monkeypatch):
+    monkeypatch.setattr("events.signups.MAX_ENTRIES", 3)
+    event = make_event(organizer)
+    link = event.get_join_url()
+    for i in range(3):
+        assert sign_up(f"p{i}", next_page=link).status_code == 302
+    refused = sign_up("p3", next_page=link)
+    assert refused.status_code == 429
+    assert "through the join link of Spring Open" in refused.content.decode()
+
+
+def test_a_locked_events_link_is_no_way_around_the_address_limit(organizer, settings):
+    settings.SIGNUPS_PER_ADDRESS = 2
+    event = make_event(organizer)
+    event.lock_all()
+    link = event.get_join_url()
+    assert sign_up("a1", next_page=link).status_code == 302
+    assert sign_up("a2", next_page=link).status_code == 302
+    assert sign_up("a3", next_page=link).status_code == 429
+
+
+def test_a_late_player_is_told_the_event_is_locked_before_making_an_account(organizer):
+    event = make_event(organizer)
+    event.lock_all()
+    page = Client().get(event.get_join_url()).content.decode()
+    assert "locked" in page and "ask the organizer to add you" in page
+    assert "signup/?next=" not in page
+
+
+def test_the_organizer_adds_a_late_player(organizer_client, organizer, django_user_model):
+    event = make_event(organizer)
+    event.lock_all()
+    late = django_user_model.objects.create_user("late", "l@example.com", "a-long-pass-phrase")
+    response = organizer_client.post(
+        f"/events/{event.pk}/players/add/", {"username": "late"}, follow=True
+    )
+    assert "late is added" in response.content.decode()
+    entry = Entry.objects.get(event=event, player=late)
+    assert not entry.locked  # they submit their list; it is checked as everyone's
+    response = organizer_client.post(f"/events/{event.pk}/players/add/", {"username": "nobody"})
+    assert Entry.objects.filter(event=event).count() == 1
+
+
+# --- Eight simultaneous sign-ups of one new name (issue 31) -------------------------------
+
+
+@pytest.fixture
+def thread_database(transactional_db, tmp_path):
+    """Other threads' database: on SQLite a file copy of the test database (its in-memory
+    one locks whole tables between connections), as tests/site/test_attempts.py does."""
+    if connection.vendor != "sqlite":
+        return connection.settings_dict
+    copy = tmp_path / "threads.sqlite3"
+    connection.ensure_connection()
+    with sqlite3.connect(copy) as target:
+        connection.connection.backup(target)
+    target.close()
+    return {**connection.settings_dict, "NAME": str(copy)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_simultaneous_sign_ups_of_one_name_make_one_account(thread_database):
+    start = threading.Barrier(8, timeout=60)
+    answers: list[tuple[int, str]] = []
+
+    def run(i: int) -> None:
+        connections["default"] = type(connections["default"])(thread_database, "default")
+        try:
+            start.wait()
+            response = sign_up("samename", address=f"203.0.113.{i}")
+            answers.append((response.status_code, response.content.decode()))
+        finally:
+            connections["default"].close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    codes = sorted(code for code, _ in answers)
+    assert codes == [302] + [400] * 7, codes
+    # Each refusal says why: the form's own check, or the race's words.
+    assert all(
+        "taken a moment ago" in page or "already exists" in page
+        for code, page in answers
+        if code == 400
+    )
