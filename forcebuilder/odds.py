@@ -462,6 +462,24 @@ class OddsPanel:
             notes.append("the range bands")
         if self.ruleset.is_provisional("exchange.wounds_per_hit"):
             notes.append(f"each hit costs {rules.wounds_per_hit} wound")
+        leaned_on = {
+            line.choice for _, matchup in plan.matchups for pile in matchup for line in pile.lines
+        }
+        if "exchange.armor_piercing" in leaned_on and self.ruleset.is_provisional(
+            "exchange.armor_piercing"
+        ):
+            notes.append(
+                "armour piercing takes cards off the target's armor only"
+                if rules.armor_piercing == "armor"
+                else "armour piercing takes cards off the target's whole defense"
+            )
+        if "exchange.minimum_cards" in leaned_on and self.ruleset.is_provisional(
+            "exchange.minimum_cards"
+        ):
+            notes.append(
+                f"a side that draws at all draws at least {rules.minimum_cards} card, whatever "
+                "lowers it (Mimetism)"
+            )
         return notes
 
 

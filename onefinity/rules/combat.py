@@ -43,10 +43,12 @@ from onefinity.rules.effects import (
     Ledger,
     Pile,
     attack_pile,
+    cancelled_when_reacting,
     defense_pile,
     reaction_refusal,
     wounds_of,
 )
+from onefinity.rules.reactions import Watch, may_react, unseen_reach
 from onefinity.rules.ruleset import (
     ATTACKING,
     CLOSE_COMBAT,
@@ -151,6 +153,38 @@ def _check_modifiers(
             raise CombatError(f"{modifier.name} ({why_not_counted})")
 
 
+def _check_sight(
+    attacker: Fighter, target: Fighter, mode: str, band: str, ruleset: Ruleset
+) -> None:
+    """CombatError when the target may not react because it does not see its attacker (a
+    modifier that says so, the rear arc's, which its gear does not cancel: Sixth Sense),
+    unless its gear lets it react unseen at the range band's nearest hexes
+    (onefinity.rules.reactions: the game page asks the same)."""
+    cancelled = cancelled_when_reacting(target, attacker, mode, band, ruleset)
+    unseen = [
+        ruleset.combat_modifiers[m]
+        for m in attacker.combat_modifiers
+        if ruleset.combat_modifiers[m].out_of_sight and m not in cancelled
+    ]
+    if not unseen:
+        return
+    nearest = next((b.min for b in ruleset.range_bands if b.id == band), None)
+    watch = Watch(
+        state_reacts=True,
+        sees=False,
+        in_rear_arc=True,
+        distance=nearest,
+        unseen_reach=unseen_reach(target.gear),
+    )
+    if may_react(watch):
+        return
+    raise CombatError(
+        f"{target.name} cannot react: it does not see the attacker ({unseen[0].name}; "
+        '"RT cannot react as it does not see AT", seed 001). Untick one or the other, '
+        "or give it something that reacts without line of fire (a Motion Sensor)"
+    )
+
+
 def plan_exchange(
     attacker: Fighter, target: Fighter, situation: Situation, ruleset: Ruleset
 ) -> Plan:
@@ -209,6 +243,7 @@ def plan_exchange(
         refusal = reaction_refusal(target, attacker, mode, band, ruleset, ledger)
         if refusal:
             raise CombatError(refusal)
+        _check_sight(attacker, target, mode, band, ruleset)
         if target.weapon is None or target.weapon.power_at(band) <= 0:
             weapon = target.weapon.name if target.weapon else "no weapon"
             raise CombatError(

@@ -251,6 +251,9 @@ class Line:
     text: str
     cards: int
     applied: bool = True
+    # The ruleset's choice this line leans on ("exchange.armor_piercing"), when one does:
+    # the odds panel lists the provisional ones it used.
+    choice: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,6 +420,7 @@ def _clamp(lines: list[Line], side: str, minimum: int) -> int:
                 "Rules",
                 f"at least {minimum} card{'s' if minimum > 1 else ''}",
                 minimum - cards,
+                choice="exchange.minimum_cards",
             )
         )
         return minimum
@@ -564,6 +568,7 @@ def defense_pile(
                 weapon_name,
                 f"armor piercing {piercing}: armor {defender.armor - cut}",
                 -cut,
+                choice="exchange.armor_piercing",
             )
         )
     modifier += _entry_effects(defender, DEFENSE, own, theirs_cancel, ruleset, ledger, where)
@@ -579,7 +584,11 @@ def defense_pile(
         cut = min(piercing, total)
         modifier.append(
             Line(
-                striker.name, weapon_name, f"armor piercing {piercing}: defense {total - cut}", -cut
+                striker.name,
+                weapon_name,
+                f"armor piercing {piercing}: defense {total - cut}",
+                -cut,
+                choice="exchange.armor_piercing",
             )
         )
     lines += modifier
@@ -611,6 +620,22 @@ def movement_of(fighter: Fighter, base: int) -> int:
         for effect in entry.effects
         if effect.change == MOVEMENT
     )
+
+
+def cancelled_when_reacting(
+    reactor: Fighter, enemy: Fighter, kind: str, band: str, ruleset: Ruleset
+) -> dict[str, str]:
+    """What the reactor's own cancels take away of its enemy's modifiers and entries when
+    it reacts (Sixth Sense, the rear arc's): id -> by what."""
+    context = Context(
+        kind,
+        band,
+        DEFENDING,
+        True,
+        reactor.combat_modifiers + reactor.defense_modifiers,
+        enemy.combat_modifiers + enemy.defense_modifiers,
+    )
+    return _cancelled(reactor, enemy, context, ruleset, None, "its reaction")
 
 
 def reaction_refusal(

@@ -351,6 +351,9 @@ class Modifier:
     sides: tuple[str, ...] = ("active", "reactive")
     # The modifier says the target is downed (it starts at 0 wounds and cannot react).
     target_downed: bool = False
+    # The target does not see its attacker (its rear arc): it may not react, unless its gear
+    # lets it react without line of fire (onefinity.rules.reactions).
+    out_of_sight: bool = False
 
     def applies_to(self, exchange: str) -> bool:
         return exchange in self.exchanges

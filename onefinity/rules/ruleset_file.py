@@ -337,6 +337,7 @@ def _modifiers(table: _Reader) -> Mapping[str, Modifier]:
             _exchanges(entry),
             tuple(sides),
             entry.flag("target_downed"),
+            entry.flag("out_of_sight"),
         )
         entry.done()
     table.done(allowed_extra=tuple(found))

@@ -61,6 +61,11 @@ def odds_region(page: str) -> str:
             f"attacker={COMBI}&target=type:tag&band=short&combat=rear&combat=rear",
             "more than once",
         ),
+        (
+            # Seed 001: "RT cannot react as it does not see AT".
+            f"attacker={COMBI}&target=type:tag&band=short&combat=rear&reaction=1",
+            "cannot react: it does not see the attacker",
+        ),
     ],
 )
 def test_the_odds_panel_answers_a_malformed_query_string_with_a_clear_message(
@@ -276,3 +281,37 @@ def test_entries_outside_any_exchange_say_not_part_of_the_odds_on_cards_and_pick
     options = owner_client.get(f"/forces/{force.pk}/units/u1/").content.decode()
     regeneration = options[options.index("Regeneration") :]
     assert regeneration.index("not part of the odds") < regeneration.index("</label>")
+
+
+def test_the_panels_note_names_every_provisional_choice_the_exchange_leaned_on(owner, owner_client):
+    """Armour piercing's reading and the minimum of one card are ours (docs/decisions.md):
+    named when the exchange used them, not otherwise."""
+    from onefinity.rules import read_force_document
+    from tests.forcebuilder.conftest import KEYED_DOCUMENT
+
+    document = KEYED_DOCUMENT | {
+        "units": [
+            {
+                "id": "tagu",
+                "type": "tag",
+                "troopers": [{"id": "ml", "weapons": ["missile-launcher"]}],
+            }
+        ]
+    }
+    force = Force.create_from_spec(read_force_document(document), "2026.11", 75, owner=owner)
+    note = odds_region(
+        panel(
+            owner_client,
+            force,
+            "attacker=ml:missile-launcher&target=type:heavy-infantry&band=medium",
+        )
+    )
+    assert "armour piercing takes cards off the target" in note
+    plain = odds_region(
+        panel(
+            owner_client,
+            force,
+            "attacker=ml:missile-launcher&target=type:light-infantry&band=medium",
+        )
+    )
+    assert "armour piercing" not in plain  # Light Infantry has no armor to pierce

@@ -152,6 +152,27 @@ def test_reactive_fire_plus_raises_the_limit_to_two():
     assert "limited to 2 in a reaction (Reactive Fire Plus)" in plan.reaction[0].lines[0].text  # type: ignore[index]
 
 
+def test_an_attack_from_the_rear_arc_gets_no_reaction_unless_the_target_reacts_unseen():
+    """Seed 001: "RT cannot react as it does not see AT". The rule's meaning is the rear
+    modifier's data (`out_of_sight`); a Motion Sensor's `reacts_unseen = 3` lets its owner
+    react within 3 hexes (the band's nearest), Sixth Sense cancels the rear arc itself."""
+    from_behind = RIFLEMAN.with_situation(("rear",))
+    with pytest.raises(CombatError, match="cannot react: it does not see the attacker"):
+        plan_exchange(from_behind, MEDIUM, Situation(SHOOTING, "short", True), RULESET)
+    # Without a reaction the rear arc is only its +1.
+    plan_exchange(from_behind, MEDIUM, Situation(SHOOTING, "short", False), RULESET)
+    sensor = side("medium-infantry", "RT", equipment=["motion-sensor"])
+    reach = next(e.amount for e in RULESET.equipment["motion-sensor"].effects)
+    bands = {band.id: band.min for band in RULESET.range_bands}
+    within = max((b for b, nearest in bands.items() if nearest <= reach), key=bands.__getitem__)
+    beyond = min((b for b, nearest in bands.items() if nearest > reach), key=bands.__getitem__)
+    plan_exchange(from_behind, sensor, Situation(SHOOTING, within, True), RULESET)  # at its reach
+    with pytest.raises(CombatError, match="does not see the attacker"):
+        plan_exchange(from_behind, sensor, Situation(SHOOTING, beyond, True), RULESET)  # one past
+    sixth = side("medium-infantry", "RT", abilities=["sixth-sense"])
+    plan_exchange(from_behind, sixth, Situation(SHOOTING, "long", True), RULESET)
+
+
 def test_a_downed_target_cannot_react():
     with pytest.raises(CombatError, match="A downed trooper cannot react"):
         plan_exchange(

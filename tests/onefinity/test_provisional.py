@@ -29,6 +29,8 @@ SEED_MODIFIERS = {
     "modifiers.combat.charging.sides": ["active"],  # the active trooper declares a charge
     "modifiers.combat.rear.bonus": 1,
     "modifiers.combat.rear.exchanges": ["shooting", "close-combat"],
+    # Seed 001's worked example: "RT cannot react as it does not see AT" (from its rear).
+    "modifiers.combat.rear.out_of_sight": True,
     "modifiers.combat.downed.bonus": 2,
     "modifiers.combat.downed.exchanges": ["shooting", "close-combat"],
     # A downed trooper never acts, so only its attacker claims it; it cannot react.

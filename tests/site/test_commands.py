@@ -208,6 +208,13 @@ def test_card_odds_by_troopers_applies_every_effect_as_the_panel_does(tmp_path):
     applied = {e["entry"] for e in exchange["effects"] if e["applied"]}
     assert applied == {"multispectral-visor", "mimetism", "agile", "light-armor-plate"}
     assert "Cover: cancelled by Multispectral Visor" in odds(*args)
+    # Both troopers named by their place, 1.1 in each file: still two sides, each with its
+    # own effects (they were one name, and their effects merged).
+    alike = ["--force", str(mine), "--trooper", "1.1", *args[4:]]
+    same = json.loads(odds(*alike, "--json"))["exchange"]
+    named = json.dumps(same).replace("1.1 (attacker)", "s1").replace("1.1 (target)", "1.1")
+    assert json.loads(named) == exchange
+    assert {e["side"] for e in same["effects"]} == {"1.1 (attacker)", "1.1 (target)"}
 
 
 @pytest.mark.parametrize(
@@ -244,8 +251,14 @@ def test_card_odds_by_troopers_names_what_it_cannot_find(tmp_path):
             "does not apply in shooting",
         ),
         (("--trooper", "s1"), "give the target"),
+        (
+            # Seed 001: a target attacked from its rear arc does not see its attacker.
+            ("--trooper", "s1", "--target-type", "medium-infantry", "--combat", "rear"),
+            "cannot react: it does not see the attacker",
+        ),
     ):
-        assert words in refused("--force", str(mine), *args)
+        extra = ("--band", "short", "--reaction") if "rear" in args else ()
+        assert words in refused("--force", str(mine), *args, *extra)
 
 
 def test_the_readme_documents_every_key_of_the_card_odds_json():

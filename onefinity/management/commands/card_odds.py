@@ -8,6 +8,7 @@ card_odds JSON").
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
@@ -196,9 +197,14 @@ class Command(EngineCommand):
                 raise CommandError("--target-force needs --target-trooper", returncode=2)
             spec = _read_force(options["target_force"])
             found, target_unit = _trooper(spec, options["target_trooper"], "--target-trooper")
-            target = fighter(
-                found, target_unit, ruleset, options["target_trooper"], options["target_weapon"]
-            )
+            # Two files may name their troopers alike (1.1 and 1.1): the sides' names tell
+            # them apart, or every line and effect of one would be read as the other's.
+            name = options["target_trooper"]
+            if name == options["trooper"]:
+                name = f"{name} (target)"
+                if attacker is not None:
+                    attacker = replace(attacker, name=f"{options['trooper']} (attacker)")
+            target = fighter(found, target_unit, ruleset, name, options["target_weapon"])
         if attacker is None or target is None:
             raise CommandError(
                 f"a unit type that ruleset {ruleset.version} does not have", returncode=2
