@@ -4,7 +4,7 @@ from typing import Any
 
 from django import forms
 
-from onefinity.forms import PasteOrUploadForm
+from onefinity.forms import PasteOrUploadForm, StrictIntegerField
 from onefinity.rules import ForceDocumentError, ForceSpec, library, read_force_document
 from onefinity.rules.force import MAX_NAME_LENGTH, MAX_POINTS_LIMIT
 from onefinity.rules.jsontext import JsonTextError, parse_json
@@ -25,7 +25,7 @@ def _faction_choices() -> list[tuple[str, str]]:
 class NewForceForm(forms.Form):
     name = forms.CharField(max_length=MAX_NAME_LENGTH, initial="New force")
     faction = forms.ChoiceField()
-    points_limit = forms.IntegerField(
+    points_limit = StrictIntegerField(
         label="Game size (points)", min_value=1, max_value=MAX_POINTS_LIMIT, initial=75
     )
 

@@ -7,10 +7,46 @@ from onefinity.rules.combat import CLOSE_COMBAT, MAX_BURST, MAX_WOUNDS, SHOOTING
 from onefinity.rules.text import whole_number
 
 
+class StrictIntegerField(forms.IntegerField):
+    """A whole number read as docs/security.md says every number is: ASCII digits only
+    (``onefinity.rules.text.whole_number``), so Arabic-Indic or full-width digits, ``+3``,
+    ``1.0``, `` 5`` and ``1_0`` are refused as "invalid", and a number too long for its
+    bounds is refused by its count of digits before anything is converted. Django's
+    IntegerField takes all of those (it strips, and int() reads any Unicode digit); a form
+    of ours never sends them. The bounds' messages (min_value, max_value) are the field's."""
+
+    def __init__(self, *, max_value: int, min_value: int = 0, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", forms.NumberInput(attrs={"inputmode": "numeric"}))
+        super().__init__(min_value=min_value, max_value=max_value, **kwargs)
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str) or value.startswith("+"):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        # Read wide (up to 18 digits), so that the bounds' own validators word a number
+        # out of range; longer is refused by its length alone.
+        signed = self.min_value is None or self.min_value < 0
+        number = whole_number(value, -(10**18) if signed else 0, 10**18)
+        if number is None and value.isascii() and value.isdigit():
+            raise forms.ValidationError(
+                self.error_messages.get(
+                    "max_value", "Ensure this value is less than or equal to %(limit_value)s."
+                ),
+                code="max_value",
+                params={"limit_value": self.max_value},
+            )
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
+
+
 def _cards_field(
     label: str, help_text: str, deck: int, required: bool = True, initial: int = 2
-) -> forms.IntegerField:
-    return forms.IntegerField(
+) -> StrictIntegerField:
+    return StrictIntegerField(
         label=label,
         help_text=help_text,
         min_value=1,
@@ -73,8 +109,8 @@ class CardOddsForm(forms.Form):
         )
 
 
-def _bounded(label: str, most: int, help_text: str = "") -> forms.IntegerField:
-    return forms.IntegerField(
+def _bounded(label: str, most: int, help_text: str = "") -> StrictIntegerField:
+    return StrictIntegerField(
         label=label,
         help_text=help_text,
         min_value=1,
@@ -136,39 +172,3 @@ class PasteOrUploadForm(forms.Form):
             )
         cleaned["pasted"] = text
         return cleaned
-
-
-class StrictIntegerField(forms.IntegerField):
-    """A whole number read as docs/security.md says every number is: ASCII digits only
-    (``onefinity.rules.text.whole_number``), so Arabic-Indic or full-width digits, ``+3``,
-    ``1.0``, `` 5`` and ``1_0`` are refused as "invalid", and a number too long for its
-    bounds is refused by its count of digits before anything is converted. Django's
-    IntegerField takes all of those (it strips, and int() reads any Unicode digit); a form
-    of ours never sends them. The bounds' messages (min_value, max_value) are the field's."""
-
-    def __init__(self, *, max_value: int, min_value: int = 0, **kwargs: Any) -> None:
-        kwargs.setdefault("widget", forms.NumberInput(attrs={"inputmode": "numeric"}))
-        super().__init__(min_value=min_value, max_value=max_value, **kwargs)
-
-    def to_python(self, value: Any) -> int | None:
-        if value in self.empty_values:
-            return None
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = str(value)
-        if not isinstance(value, str) or value.startswith("+"):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        # Read wide (up to 18 digits), so that the bounds' own validators word a number
-        # out of range; longer is refused by its length alone.
-        signed = self.min_value is None or self.min_value < 0
-        number = whole_number(value, -(10**18) if signed else 0, 10**18)
-        if number is None and value.isascii() and value.isdigit():
-            raise forms.ValidationError(
-                self.error_messages.get(
-                    "max_value", "Ensure this value is less than or equal to %(limit_value)s."
-                ),
-                code="max_value",
-                params={"limit_value": self.max_value},
-            )
-        if number is None:
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return number

@@ -8,7 +8,7 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 
 from accounts.ownership import owned
-from onefinity.forms import PasteOrUploadForm
+from onefinity.forms import PasteOrUploadForm, StrictIntegerField
 from onefinity.http import HtmxHttpRequest
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS
@@ -43,7 +43,7 @@ def clean_table_name(value: str) -> str:
 
 
 class GenerateForm(forms.Form):
-    seed = forms.IntegerField(
+    seed = StrictIntegerField(
         label="Seed",
         required=False,
         min_value=0,
@@ -120,7 +120,7 @@ class GenerateForm(forms.Form):
 
 class PackForm(GenerateForm):
     pin = None  # type: ignore[assignment]  # a pack's seed is its first table's: nothing to pin
-    count = forms.IntegerField(
+    count = StrictIntegerField(
         label="Tables in the pack", min_value=1, max_value=MAX_PACK, initial=12
     )
     name = forms.CharField(label="Pack name", max_length=MAX_NAME_LENGTH, initial="Tournament pack")
@@ -131,8 +131,8 @@ class PackForm(GenerateForm):
 
 class EmptyBoardForm(forms.Form):
     name = forms.CharField(label="Name", max_length=MAX_NAME_LENGTH, initial="My table")
-    rows = forms.IntegerField(label="Rows", min_value=2, max_value=MAX_BOARD_ROWS, initial=11)
-    columns = forms.IntegerField(
+    rows = StrictIntegerField(label="Rows", min_value=2, max_value=MAX_BOARD_ROWS, initial=11)
+    columns = StrictIntegerField(
         label="Columns", min_value=1, max_value=MAX_BOARD_COLUMNS, initial=9
     )
 
@@ -146,8 +146,8 @@ class TerrainForm(forms.Form):
     open ground; none at all for the brush's, or to move the hex on to the next kind) and the
     version the page showed."""
 
-    q = forms.IntegerField(min_value=-10_000, max_value=10_000, required=False)
-    r = forms.IntegerField(min_value=-10_000, max_value=10_000, required=False)
+    q = StrictIntegerField(min_value=-10_000, max_value=10_000, required=False)
+    r = StrictIntegerField(min_value=-10_000, max_value=10_000, required=False)
     kind = forms.CharField(required=False, strip=False, max_length=80)
     hexes = forms.CharField(required=False)
 
@@ -234,7 +234,7 @@ class BoxForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.library = terrain_library(tuple(current_ruleset().table.terrain))
         for piece in self.library.pieces.values():
-            self.fields[f"count-{piece.id}"] = forms.IntegerField(
+            self.fields[f"count-{piece.id}"] = StrictIntegerField(
                 label=piece.name, min_value=0, max_value=MAX_COUNT, initial=0, required=False
             )
 

@@ -156,7 +156,7 @@ def test_a_damaged_list_shared_by_link_offers_a_stranger_nothing(client, damaged
 def test_the_account_export_keeps_a_damaged_list_as_stored(owner_client, damaged):
     response = owner_client.get("/account/everything.json")
     assert response.status_code == 200
-    document = json.loads(response.content)
+    document = json.loads(response.getvalue())
     assert document["forces"] == []
     [kept] = document["damaged"]
     assert kept["kind"] == "list" and len(kept["document"]["units"]) == 10

@@ -313,7 +313,7 @@ def test_the_account_file_refuses_an_empty_box_and_lists_one_kept_from_before_as
     assert not TerrainBox.objects.exists()
     TerrainBox.objects.create(owner=owner, name="Bare shelf", pieces={})
     owner_client.post("/tables/boxes/new/", counts_form(crate=2))
-    exported = owner_client.get("/account/everything.json").content
+    exported = owner_client.get("/account/everything.json").getvalue()
     document = json.loads(exported)
     assert [box["name"] for box in document["terrain_boxes"]] == ["Club"]
     assert [entry["name"] for entry in document["damaged"]] == ["Bare shelf"]
@@ -327,7 +327,7 @@ def test_the_account_file_refuses_an_empty_box_and_lists_one_kept_from_before_as
 @pytest.mark.django_db
 def test_boxes_go_into_the_account_file_and_come_back_from_it(owner_client, owner):
     owner_client.post("/tables/boxes/new/", counts_form(**CLUB))
-    everything = owner_client.get("/account/everything.json").content
+    everything = owner_client.get("/account/everything.json").getvalue()
     document = json.loads(everything)
     assert document["terrain_boxes"] == [DOCUMENT | {"pieces": dict(sorted(CLUB.items()))}]
     TerrainBox.objects.all().delete()

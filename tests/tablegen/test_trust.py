@@ -139,7 +139,7 @@ def test_every_write_path_saves_what_the_reader_reads(owner_client, owner, table
     owner_client.post(f"/tables/{table.pk}/rename/", {**shown(table), "name": "Renamed"})
     owner_client.post("/tables/empty/", {"name": "  Garage  ", "rows": 6, "columns": 5})
     owner_client.post(f"/t/{table.share_code}/copy/")
-    everything = owner_client.get("/account/everything.json").content
+    everything = owner_client.get("/account/everything.json").getvalue()
     upload = SimpleUploadedFile("e.json", everything, "application/json")
     assert owner_client.post("/account/import/", {"file": upload}).status_code == 302
     assert owner.tables.count() == 6
@@ -345,7 +345,7 @@ def test_a_damaged_table_shared_by_link_offers_a_stranger_nothing(client, damage
 
 
 def test_the_account_export_keeps_a_damaged_table_as_stored(owner_client, damaged):
-    document = json.loads(owner_client.get("/account/everything.json").content)
+    document = json.loads(owner_client.get("/account/everything.json").getvalue())
     assert document["tables"] == []
     [kept] = document["damaged"]
     assert kept["kind"] == "table" and kept["document"]["params"] == {"notes": {"a": [1, 2]}}
