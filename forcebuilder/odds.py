@@ -96,9 +96,10 @@ def _fate_figures(fate: Fate) -> list[Figure]:
     ]
 
 
-class OddsPanel:
-    """Attackers and targets are named by trooper keys (ids), never by position: a choice
-    made before a trooper was removed still means the same trooper, or nothing."""
+class OddsForm:
+    """What the panel offers and what was asked of it: attackers and targets are named by
+    trooper keys (ids), never by position, so a choice made before a trooper was removed
+    still means the same trooper, or nothing."""
 
     def __init__(
         self,
@@ -112,21 +113,6 @@ class OddsPanel:
         self.sheet = sheet
         self.params = request.GET if params is None else params
         self.asked = "attacker" in self.params
-        self.error = ""
-        self.result: ExchangeResult | None = None
-
-    @classmethod
-    def from_request(
-        cls,
-        request: HttpRequest,
-        force: Force,
-        sheet: ForceSheet,
-        params: QueryDict | None = None,
-    ) -> OddsPanel:
-        panel = cls(request, force, sheet, params)
-        if panel.asked:
-            panel.compute()
-        return panel
 
     @property
     def ruleset(self) -> Ruleset:
@@ -335,25 +321,23 @@ class OddsPanel:
     def checked_attacker_defense(self) -> list[str]:
         return self.checked("attacker_defense")
 
-    # --- The answer ---------------------------------------------------------------------
+    # --- The exchange asked, planned and resolved by the engine --------------------------
 
-    def compute(self) -> None:
-        self.error = self._compute()
-
-    def _compute(self) -> str:
-        """Fill in the result, or return what to choose instead."""
+    def exchange(self) -> ExchangeResult:
+        """The exact odds of the exchange asked for; OddsRefused says what to choose
+        instead."""
         attacker = self._attackers.get(self.params.get("attacker", ""))
         if attacker is None:
-            return "Choose an attacker and weapon from the list."
+            raise OddsRefused("Choose an attacker and weapon from the list.")
         target = self._target()
         if target is None:
-            return "Choose a target from the list."
+            raise OddsRefused("Choose a target from the list.")
         mode = self.params.get("mode", SHOOTING)
         if mode not in EXCHANGES:
-            return "Choose shooting or close combat."
+            raise OddsRefused("Choose shooting or close combat.")
         band = self.params.get("band", "")
         if self.band_used and band not in {b.id for b in self.ruleset.range_bands}:
-            return "Choose a range band from the list."
+            raise OddsRefused("Choose a range band from the list.")
         try:
             mine = fighter(
                 attacker[1].trooper, attacker[1].unit, self.ruleset, attacker[1].label, attacker[2]
@@ -362,32 +346,34 @@ class OddsPanel:
                 target[1].trooper, target[1].unit, self.ruleset, target[1].label, target[2] or None
             )
             if mine is None or theirs is None:
-                return "That trooper's unit type is not in this ruleset."
+                raise OddsRefused("That trooper's unit type is not in this ruleset.")
             plan = plan_exchange(
                 mine.with_situation(self.checked("combat"), self.checked("attacker_defense")),
                 theirs.with_situation(self.checked("target_combat"), self.checked("defense")),
                 Situation(mode, band, self.reaction),
                 self.ruleset,
             )
-            self.result = resolve(plan, self.ruleset)
+            return resolve(plan, self.ruleset)
         except (CombatError, CardOddsError) as error:
-            self.result = None
-            return _sentence(str(error))
-        return ""
+            raise OddsRefused(_sentence(str(error))) from None
 
-    @property
-    def attacker(self) -> Fighter | None:
-        return self.result.plan.attacker if self.result else None
 
-    @property
-    def target(self) -> Fighter | None:
-        return self.result.plan.target if self.result else None
+class OddsRefused(ValueError):
+    """The exchange asked for cannot be worked out: the message says what to choose."""
+
+
+class OddsAnswer:
+    """The odds of one exchange as the page shows them: the outcomes, each side's fate, the
+    comparisons, the effects counted and left out, and the provisional choices used."""
+
+    def __init__(self, result: ExchangeResult, ruleset: Ruleset, band_used: bool) -> None:
+        self.result = result
+        self.ruleset = ruleset
+        self.band_used = band_used
 
     @property
     def outcomes(self) -> list[Figure]:
         result = self.result
-        if result is None:
-            return []
         # An outcome the exchange cannot have (both hitting, when the target does not
         # shoot back) is exactly 0: left out rather than shown as 0.0 %.
         return [
@@ -403,20 +389,18 @@ class OddsPanel:
 
     @property
     def target_fate(self) -> list[Figure]:
-        return _fate_figures(self.result.target) if self.result else []
+        return _fate_figures(self.result.target)
 
     @property
     def attacker_fate(self) -> list[Figure]:
         """Shown only when the attacker can be hurt (a reaction, close combat)."""
-        if self.result is None or self.result.attacker.unhurt == 1:
+        if self.result.attacker.unhurt == 1:
             return []
         return _fate_figures(self.result.attacker)
 
     @property
     def comparisons(self) -> list[tuple[str, object, object]]:
         """Each comparison: its name, its two piles, and its odds on its own."""
-        if self.result is None:
-            return []
         return [
             (name, matchup, odds)
             for (name, matchup), (_, odds) in zip(
@@ -424,26 +408,14 @@ class OddsPanel:
             )
         ]
 
-    def _rows(self, applied: bool) -> list[EffectRow]:
-        if self.result is None:
-            return []
+    def rows(self, applied: bool) -> list[EffectRow]:
         return [
             _row(use, self.ruleset) for use in self.result.plan.effects if use.applied == applied
         ]
 
     @property
-    def effects_applied(self) -> list[EffectRow]:
-        return self._rows(True)
-
-    @property
-    def effects_left_out(self) -> list[EffectRow]:
-        return self._rows(False)
-
-    @property
     def decisions(self) -> list[str]:
         """The provisional choices of the ruleset this exchange leaned on, in words."""
-        if self.result is None:
-            return []
         plan, rules = self.result.plan, self.ruleset.exchange
         notes = []
         if plan.situation.reaction and self.ruleset.is_provisional("exchange.reaction_ties"):
@@ -481,6 +453,81 @@ class OddsPanel:
                 "lowers it (Mimetism)"
             )
         return notes
+
+
+class OddsPanel(OddsForm):
+    """The editor's odds panel: its form, and once an exchange is asked for, its answer
+    (`result` and what the page shows of it) or what to choose instead (`error`)."""
+
+    def __init__(
+        self,
+        request: HttpRequest,
+        force: Force,
+        sheet: ForceSheet,
+        params: QueryDict | None = None,
+    ) -> None:
+        super().__init__(request, force, sheet, params)
+        self.error = ""
+        self.result: ExchangeResult | None = None
+        self.answer: OddsAnswer | None = None
+
+    @classmethod
+    def from_request(
+        cls,
+        request: HttpRequest,
+        force: Force,
+        sheet: ForceSheet,
+        params: QueryDict | None = None,
+    ) -> OddsPanel:
+        panel = cls(request, force, sheet, params)
+        if panel.asked:
+            panel.compute()
+        return panel
+
+    def compute(self) -> None:
+        try:
+            self.result = self.exchange()
+        except OddsRefused as refused:
+            self.error, self.result, self.answer = str(refused), None, None
+            return
+        self.error = ""
+        self.answer = OddsAnswer(self.result, self.ruleset, self.band_used)
+
+    @property
+    def attacker(self) -> Fighter | None:
+        return self.result.plan.attacker if self.result else None
+
+    @property
+    def target(self) -> Fighter | None:
+        return self.result.plan.target if self.result else None
+
+    @property
+    def outcomes(self) -> list[Figure]:
+        return self.answer.outcomes if self.answer else []
+
+    @property
+    def target_fate(self) -> list[Figure]:
+        return self.answer.target_fate if self.answer else []
+
+    @property
+    def attacker_fate(self) -> list[Figure]:
+        return self.answer.attacker_fate if self.answer else []
+
+    @property
+    def comparisons(self) -> list[tuple[str, object, object]]:
+        return self.answer.comparisons if self.answer else []
+
+    @property
+    def effects_applied(self) -> list[EffectRow]:
+        return self.answer.rows(True) if self.answer else []
+
+    @property
+    def effects_left_out(self) -> list[EffectRow]:
+        return self.answer.rows(False) if self.answer else []
+
+    @property
+    def decisions(self) -> list[str]:
+        return self.answer.decisions if self.answer else []
 
 
 def _row(use: EffectUse, ruleset: Ruleset) -> EffectRow:

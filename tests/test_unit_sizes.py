@@ -18,7 +18,6 @@ MOST_FUNCTION_LINES = 60
 APPS = ("accounts", "config", "forcebuilder", "onefinity", "tablegen")
 # Over the rule still (issue 34): left out of the walk until they are split at their seams.
 STILL_OVER = {
-    "forcebuilder/odds.py",  # OddsPanel: its form, plan and presentation
     "onefinity/rules/cards.py",  # reaction_counts
     "onefinity/rules/combat.py",  # plan_exchange, resolve
     "onefinity/rules/effects.py",  # attack_pile, defense_pile
@@ -29,7 +28,6 @@ STILL_OVER = {
     "tablegen/engine/metrics.py",  # check_table
     "tablegen/engine/render.py",  # draw_map, png
     "tablegen/engine/tables.py",  # _pieces
-    "tablegen/engine/tournament.py",  # advance
 }
 HELD = sorted(
     name
@@ -54,9 +52,13 @@ def too_long(path: Path) -> list[str]:
 
 
 def test_the_modules_split_so_far_are_held():
-    assert {"forcebuilder/sheets.py", "tablegen/engine/generate.py", "tablegen/maps.py"} <= set(
-        HELD
-    )
+    split = {
+        "forcebuilder/odds.py",
+        "forcebuilder/sheets.py",
+        "tablegen/engine/generate.py",
+        "tablegen/maps.py",
+    }
+    assert split <= set(HELD)
 
 
 @pytest.mark.parametrize("name", HELD)

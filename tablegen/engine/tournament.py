@@ -141,51 +141,11 @@ def advance(
     while accepted + len(new) < count and state.candidates < limit:
         if budget_seconds is not None and time.perf_counter() - started > budget_seconds:
             break
-        if params.box is not None and not state.seen and state.candidates >= BOX_TRIES:
-            raise GenerationError(
-                f"This terrain box made no valid table of its first {BOX_TRIES} seeds. "
-                + what_is_missing(rules, params, board, terrain_library(tuple(rules.terrain)))
-            )
-        try:
-            table, report = generate_table(
-                rules,
-                replace(params, seed=state.seed),
-                board,
-                name=f"Table {state.seed}",
-                budget_seconds=TABLE_SECONDS,
-                advise=False,  # the seed is passed over: what a box lacks is said above
-            )
-        except GenerationError as error:
-            # A seed that finds no table quickly is passed over, like a duplicate layout; so
-            # is one a terrain box makes no table of (the next seed's may: a box's tables
-            # are fewer), until BOX_TRIES seeds in a row made none.
-            if not isinstance(error, GenerationTimeout) and params.box is None:
-                raise
-            state.seed += 1
-            state.candidates += 1
+        found = _next_layout(state, rules, board, params, seen)
+        if found is None:
             continue
-        state.seed += 1
-        key = _layout_key(table)
-        if key in seen:
-            continue
-        seen.add(key)
-        state.seen.append(key)
-        state.candidates += 1
-        if state.centre is None:
-            state.sample.append({"document": table_document(table), "fairness": fairness(report)})
-            if len(state.sample) < min(CENTRE_SAMPLE, count):
-                continue
-            values = [entry["fairness"] for entry in state.sample]
-            state.centre = {k: median(v[k] for v in values) for k in tolerance}
-            # The sample may come back from saved state, without its reports.
-            pending: list[tuple[TableSpec, dict[str, float], TableReport | None]] = [
-                (read_table_document(e["document"], rules), e["fairness"], None)
-                for e in state.sample
-            ]
-            state.sample = []
-        else:
-            pending = [(table, fairness(report), report)]
-        for candidate, values_one, known in pending:
+        for candidate, values_one, known in _to_judge(state, *found, rules, count, tolerance):
+            assert state.centre is not None
             if accepted + len(new) < count and all(
                 abs(values_one[k] - state.centre[k]) <= tolerance[k] / 2 for k in tolerance
             ):
@@ -197,6 +157,69 @@ def advance(
             "another seed, fewer tables, or another coverage or symmetry."
         )
     return new
+
+
+def _next_layout(
+    state: PackState, rules: TableRules, board: Board, params: Parameters, seen: set[str]
+) -> tuple[TableSpec, TableReport] | None:
+    """The next seed's table, if it is a layout new to the pack; None when the seed is
+    passed over (no table found quickly, or a layout the pack has seen)."""
+    if params.box is not None and not state.seen and state.candidates >= BOX_TRIES:
+        raise GenerationError(
+            f"This terrain box made no valid table of its first {BOX_TRIES} seeds. "
+            + what_is_missing(rules, params, board, terrain_library(tuple(rules.terrain)))
+        )
+    try:
+        table, report = generate_table(
+            rules,
+            replace(params, seed=state.seed),
+            board,
+            name=f"Table {state.seed}",
+            budget_seconds=TABLE_SECONDS,
+            advise=False,  # the seed is passed over: what a box lacks is said above
+        )
+    except GenerationError as error:
+        # A seed that finds no table quickly is passed over, like a duplicate layout; so
+        # is one a terrain box makes no table of (the next seed's may: a box's tables
+        # are fewer), until BOX_TRIES seeds in a row made none.
+        if not isinstance(error, GenerationTimeout) and params.box is None:
+            raise
+        state.seed += 1
+        state.candidates += 1
+        return None
+    state.seed += 1
+    key = _layout_key(table)
+    if key in seen:
+        return None
+    seen.add(key)
+    state.seen.append(key)
+    state.candidates += 1
+    return table, report
+
+
+def _to_judge(
+    state: PackState,
+    table: TableSpec,
+    report: TableReport,
+    rules: TableRules,
+    count: int,
+    tolerance: dict[str, float],
+) -> list[tuple[TableSpec, dict[str, float], TableReport | None]]:
+    """The candidates to hold against the centre now: this one, once the centre is known;
+    until then none, and the whole sample the moment it sets the centre."""
+    if state.centre is not None:
+        return [(table, fairness(report), report)]
+    state.sample.append({"document": table_document(table), "fairness": fairness(report)})
+    if len(state.sample) < min(CENTRE_SAMPLE, count):
+        return []
+    values = [entry["fairness"] for entry in state.sample]
+    state.centre = {k: median(v[k] for v in values) for k in tolerance}
+    # The sample may come back from saved state, without its reports.
+    pending: list[tuple[TableSpec, dict[str, float], TableReport | None]] = [
+        (read_table_document(e["document"], rules), e["fairness"], None) for e in state.sample
+    ]
+    state.sample = []
+    return pending
 
 
 def tournament_pack(
