@@ -1,4 +1,4 @@
-"""Events in the account pages (accounts.parts): what the export holds, what deleting the
+"""Events in the account pages (accounts.part_registry): what the export holds, what deleting the
 account does.
 
 - ``export_account(user)`` is the "events" part of the export file (export only: events
@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.http import HttpRequest
 
-from accounts.parts import AccountPart, Damaged, register
+from accounts.part_registry import AccountPart, Damaged, register
 from events.models import Entry, Event
 
 EVENTS_EXPORT_FORMAT = "onefinity-events"

@@ -1,4 +1,4 @@
-"""Games in the account pages (accounts.parts): the export holds every game the account
+"""Games in the account pages (accounts.part_registry): the export holds every game the account
 plays (its lists, table, state and log); deleting the account deletes the games it started
 and leaves those it joined to their other player, without its name."""
 
@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.http import HttpRequest
 
-from accounts.parts import AccountPart, Damaged, register
+from accounts.part_registry import AccountPart, Damaged, register
 from games.models import Game
 from games.playing import log_json
 
