@@ -21,7 +21,7 @@ from django.utils.datastructures import MultiValueDict
 from config.uploads import UploadTooBig
 from onefinity.rules.text import escaped
 
-# Scripts only from this site (htmx and static/js/site.js); inline styles stay allowed
+# Scripts only from this site (htmx and config/static/js/site.js); inline styles stay allowed
 # because SVG pictures and htmx's indicator styles use them.
 CONTENT_SECURITY_POLICY = "; ".join(
     [

@@ -3,7 +3,7 @@
 Everything comes from the engine: the report (metrics, problems, visibility) and the
 pictures. This module only picks what the chosen view shows (terrain, line of fire from a
 hex, a heat map), and the link each hex carries. The links are plain hrefs: htmx is set once
-on the map's container (see templates/tablegen/view_body.html and static/js/tables.js), so
+on the map's container (see config/templates/tablegen/view_body.html and config/static/js/tables.js), so
 the map works the same without JavaScript.
 """
 

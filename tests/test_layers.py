@@ -113,18 +113,18 @@ LOAD = re.compile(r"{%\s*load\s+([^%]+?)\s*%}")
 
 
 def template_app(path: Path) -> str:
-    """A template's app: its folder under templates/ (account and registration pages are
+    """A template's app: its folder under config/templates/ (account and registration pages are
     the accounts app's). The site's own pages (base.html, home.html) count as the rules
     app's, the lowest that draws pages: every page extends them."""
-    if path.parent == ROOT / "templates":
+    if path.parent == ROOT / "config" / "templates":
         return "onefinity"
-    folder = path.relative_to(ROOT / "templates").parts[0]
+    folder = path.relative_to(ROOT / "config" / "templates").parts[0]
     return {"account": "accounts", "registration": "accounts"}.get(folder, folder)
 
 
 def test_a_template_loads_only_the_tags_of_its_own_layer_or_below():
     upward = []
-    for path in sorted((ROOT / "templates").rglob("*.html")):
+    for path in sorted((ROOT / "config" / "templates").rglob("*.html")):
         app = template_app(path)
         for names in LOAD.findall(path.read_text(encoding="utf-8")):
             for library in names.split():

@@ -300,7 +300,7 @@ class DrawnMap:
         return sorted(i for i in candidates if old[i] != new[i])
 
     def patch(self, before: DrawnMap) -> str | None:
-        """What turns `before`'s SVG into this one, for the page (static/js/tables.js): an
+        """What turns `before`'s SVG into this one, for the page (config/static/js/tables.js): an
         SVG of the hexes drawn differently, each with its number (data-at), then the
         pieces' outlines and the marks, which replace the page's; None as
         ``changed_since``."""

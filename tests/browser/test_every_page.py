@@ -5,7 +5,7 @@ joining, locking) are judged as they show it.
 
 Pages judged elsewhere are not repeated here: the rules and odds pages (test_site), the list
 editor's main states (test_forcebuilder), the Swiss round pages (test_swiss). The table pages
-(templates/tablegen) are judged by test_tables and test_packs."""
+(config/templates/tablegen) are judged by test_tables and test_packs."""
 
 from __future__ import annotations
 
