@@ -24,7 +24,8 @@ from accounts.ownership import (
 )
 from accounts.storage import StorageFull, check_room
 from forcebuilder.models import Force
-from games.models import MAX_STEPS, Game, GameStep
+from games.models import MAX_STEPS, Game, GameRefusal, GameStep, StaleGame
+from games.rounds import report_to_round
 from games.table_odds import game_map, map_odds
 from onefinity.http import record_id, stale_words
 from onefinity.rules import Ruleset, force_document
@@ -54,18 +55,6 @@ from tablegen.models import Table
 
 # A share link's code, alone or at the end of the link (/s/<code>/...).
 _SHARE_CODE = re.compile(r"(?:^|/s/)([A-Za-z0-9_-]{8,32})/?(?:[?#].*)?$")
-
-
-class GameRefusal(Exception):
-    """A request the game cannot take; the message says why. Nothing was changed."""
-
-    status = 400
-
-
-class StaleGame(GameRefusal):
-    """The page that sent the step showed an older version of the game."""
-
-    status = 409
 
 
 # --- Starting and joining ------------------------------------------------------------------
@@ -196,6 +185,8 @@ def take_step(game: Game, user: Any, expected: int, fields: dict[str, str]) -> G
             )
     except StaleVersion:
         raise StaleGame(stale_words("This game")) from None
+    if after.ended and not state.ended and game.pairing_id is not None:
+        report_to_round(game)
     return game
 
 

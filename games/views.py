@@ -17,8 +17,8 @@ from django_htmx.http import reswap, retarget
 from accounts.ownership import owned
 from forcebuilder.models import Force
 from forcebuilder.printing import qr_svg
-from games import playing
-from games.models import Game
+from games import playing, rounds
+from games.models import Game, GameRefusal
 from onefinity.http import HtmxHttpRequest, page_version, read_version
 from tablegen.models import Table
 
@@ -91,9 +91,22 @@ def _games_page(request: HtmxHttpRequest, error: str = "", status: int = 200) ->
 def game_new(request: HtmxHttpRequest) -> HttpResponse:
     try:
         game = playing.start_game(request, request.POST.dict())
-    except playing.GameRefusal as refusal:
+    except GameRefusal as refusal:
         return _games_page(request, str(refusal), refusal.status)
     return redirect(game)
+
+
+@login_required
+@require_POST
+def from_round(request: HtmxHttpRequest, event_id: int, number: int) -> HttpResponse:
+    """One tap on a player's pairing: the game with both locked lists and the round's table."""
+    pairing = rounds.my_pairing(request.user, event_id, number)
+    try:
+        found = rounds.start_from_round(pairing)
+    except GameRefusal as refusal:
+        messages.error(request, str(refusal))
+        return redirect("events:me", event_id)
+    return redirect(found)
 
 
 @require_http_methods(["GET", "POST"])
@@ -111,7 +124,7 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if request.method == "POST":
         try:
             playing.join(game, request.user)
-        except playing.GameRefusal as refusal:
+        except GameRefusal as refusal:
             return render(
                 request, "games/join.html", {"game": game, "error": str(refusal)}, status=400
             )
@@ -161,7 +174,7 @@ def steps(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found, side = _played(request, code)
     try:
         playing.take_step(found, request.user, page_version(request.POST), request.POST.dict())
-    except playing.GameRefusal as refusal:
+    except GameRefusal as refusal:
         return _refused(request, found, side, refusal)
     return _changed(request, found, side)
 
@@ -171,7 +184,7 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found, side = _played(request, code)
     try:
         words = playing.undo(found, page_version(request.POST))
-    except playing.GameRefusal as refusal:
+    except GameRefusal as refusal:
         return _refused(request, found, side, refusal)
     if not request.htmx and not _wants_json(request):
         messages.success(request, f"Undone: {words}.")
@@ -190,7 +203,7 @@ def _changed(request: HtmxHttpRequest, found: Game, side: str) -> HttpResponse:
 
 
 def _refused(
-    request: HtmxHttpRequest, found: Game, side: str, refusal: playing.GameRefusal
+    request: HtmxHttpRequest, found: Game, side: str, refusal: GameRefusal
 ) -> HttpResponse:
     if _wants_json(request):
         found.refresh_from_db()
