@@ -7,6 +7,7 @@ app_name = "games"
 urlpatterns = [
     path("games/", views.games, name="list"),
     path("games/new/", views.game_new, name="new"),
+    path("games/sw.js", views.worker, name="worker"),
     path("games/round/<int:event_id>/<int:number>/", views.from_round, name="from-round"),
     path("games/<code:code>/", views.game, name="game"),
     path("games/<code:code>/join/", views.join, name="join"),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -11,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
@@ -63,10 +65,15 @@ def _game_page(
 ) -> HttpResponse:
     context: dict[str, Any] = {**playing.page(game, side, _choices(request)), "error": error}
     if request.htmx:
-        return render(request, "games/game.html#turn", context, status=status)
+        response = render(request, "games/game.html#turn", context, status=status)
+        # The region and the page share an address: caches keep them apart.
+        patch_vary_headers(response, ["HX-Request"])
+        return response
     join_url = request.build_absolute_uri(game.get_join_url())
     context.update(join_url=join_url, qr=qr_svg(join_url) if game.player_b_id is None else "")
-    return render(request, "games/game.html", context, status=status)
+    response = render(request, "games/game.html", context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @login_required
@@ -212,3 +219,14 @@ def _refused(
         )
     found.refresh_from_db()
     return _game_page(request, found, side, refusal.status, str(refusal))
+
+
+_WORKER = (Path(__file__).resolve().parent / "service_worker.js").read_text(encoding="utf-8")
+
+
+@require_GET
+def worker(request: HtmxHttpRequest) -> HttpResponse:
+    """The service worker, from /games/ so that its scope is every game's page."""
+    response = HttpResponse(_WORKER, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response

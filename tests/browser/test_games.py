@@ -147,3 +147,85 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
 
 def csrf(page: Page) -> str:
     return next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+
+
+def test_steps_taken_offline_are_sent_once_in_order_and_a_stale_one_is_refused(
+    browser: Browser, live_server, django_user_model
+):
+    from django.test import Client
+
+    base = live_server.url
+    alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
+    bob = django_user_model.objects.create_user("bob", "b@example.com", PASSWORD)
+    mine = Force.create_from_spec(
+        read_force_document(LEGAL_DOCUMENT | {"name": "Alice's wardens"}),
+        "2026.11",
+        75,
+        owner=alice,
+    )
+    starter, joiner = Client(), Client()
+    starter.force_login(alice)
+    joiner.force_login(bob)
+    fields = {"list_a": mine.pk, "list_b": mine.pk, "vp_target": 9}
+    game_url = starter.post("/games/new/", fields)["Location"]
+    assert joiner.post(game_url + "join/").status_code == 302
+    json_ = {"HTTP_ACCEPT": "application/json"}
+    starter.post(game_url + "steps/", {"version": 0, "kind": "first", "side": "a"}, **json_)
+    starter.post(game_url + "steps/", {"version": 1, "kind": "ap", "value": "13"}, **json_)
+    trooper = Game.objects.get().game_state().troopers[1].id
+    fields = {"version": 2, "kind": "act", "trooper": trooper, "action": "move"}
+    assert starter.post(game_url + "steps/", fields, **json_).status_code == 200
+
+    a = phone_of(browser, base, "alice")
+    b = phone_of(browser, base, "bob")
+    b.goto(base + game_url)
+    # The page is kept by the service worker: it opens again without a connection.
+    a.goto(f"{base}{game_url}?trooper={trooper}")
+    for _ in range(50):
+        if a.evaluate("!!navigator.serviceWorker.controller"):
+            break
+        a.reload()
+        a.wait_for_timeout(100)
+    a.reload()
+    a.context.set_offline(True)
+    a.reload()
+    expect(a.get_by_role("heading", level=1)).to_contain_text("Alice's wardens")
+
+    # Five steps offline: they wait on the phone.
+    move = a.locator(".action-list form").filter(has=a.locator("input[value='move']"))
+    shoot = a.locator(".action-list form").filter(has=a.locator("input[value='shoot']"))
+    for form in (move, move, shoot, shoot):
+        form.get_by_role("button").click()
+    a.get_by_text("Victory points", exact=True).click()
+    a.get_by_label("Side A's VP").fill("1")
+    a.get_by_role("button", name="Set side A's VP").click()
+    expect(a.locator("#offline-queue")).to_contain_text("5 steps waiting")
+    assert Game.objects.get().version == 3
+
+    # Back online: each is applied once, in order, and the other phone shows them.
+    a.context.set_offline(False)
+    expect(a.locator("#offline-queue")).to_be_hidden(timeout=10_000)
+    expect(b.locator("#turn")).to_have_attribute("data-version", "8", timeout=5_000)
+    log = b.locator(".log .steps li").all_inner_texts()
+    name = Game.objects.get().game_state().troopers[1].name
+    assert [line.split(" · side A ")[1] for line in log[:5]] == [
+        "Side A has 1 VP",
+        f"{name}: Shoot (2 AP)",
+        f"{name}: Shoot (1 AP)",
+        f"{name}: Move (4 AP)",
+        f"{name}: Move (2 AP)",
+    ]
+    assert Game.objects.get().game_state().ap == 13 - 1 - 9
+
+    # Offline again; meanwhile the other phone moves the game on: the waiting step is
+    # refused with the reason, and kept on the screen.
+    expect(a.locator("#turn")).to_have_attribute("data-version", "8", timeout=5_000)
+    a.context.set_offline(True)
+    a.get_by_role("button", name="Pass").click()
+    expect(a.locator("#offline-queue")).to_contain_text("1 step waiting")
+    joiner.post(game_url + "steps/", {"version": 8, "kind": "vp", "side": "b", "value": 1}, **json_)
+    a.context.set_offline(False)
+    expect(a.locator("#offline-queue")).to_contain_text("Not sent: This game was changed")
+    expect(a.locator("#offline-queue li")).to_have_text(["Pass: side B becomes active"])
+    assert Game.objects.get().version == 9
+    screenshot(a, "game-offline-refused")
