@@ -282,6 +282,8 @@ class TrooperRow:
     hacked: bool
     hex: str
     selected: bool
+    # The specialist's class ("Medic"), or "" for a plain trooper.
+    class_name: str = ""
 
 
 # The page's own query (what it shows): the chosen trooper, a hex tapped on the map, and
@@ -318,6 +320,7 @@ def page(game: Game, side: str, choices: dict[str, str] | None = None) -> dict[s
                 t.hacked,
                 f"{t.hex[0]},{t.hex[1]}" if t.hex else "",
                 t.id == selected,
+                _class_name(t, ruleset),
             )
         )
     chosen = next((t for t in state.troopers if t.id == selected), None)
@@ -434,3 +437,8 @@ def _map_and_odds(
 
 
 _HEX_TEXT = re.compile(r"^(-?[0-9]{1,3}),(-?[0-9]{1,3})$")
+
+
+def _class_name(trooper: GameTrooper, ruleset: Ruleset) -> str:
+    found = ruleset.trooper_classes.get(trooper.trooper_class)
+    return found.name if found is not None and found.specialist else ""

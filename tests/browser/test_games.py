@@ -106,8 +106,14 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
     delays.append(seen_within(b, "5 AP"))
 
     # Alice taps a trooper, then Move twice: 1 AP, then 2 (the doubling).
-    a.locator("#turn .side").first.get_by_role("link").first.click()
+    # From the keyboard: Enter on a trooper opens its actions, and the focus stays on it
+    # after the region is drawn again (htmx puts it back on the element of the same id).
+    first = a.locator("#turn .side").first.get_by_role("link").first
+    first.focus()
+    a.keyboard.press("Enter")
     settled(a)
+    expect(a.locator(".trooper-panel")).to_be_visible()
+    assert a.evaluate("document.activeElement.id").startswith("trooper-a-")
     move = a.locator(".action-list form").filter(has=a.locator("input[value='move']"))
     expect(move.get_by_role("button")).to_contain_text("1 AP")
     move.get_by_role("button").click()
