@@ -80,6 +80,9 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
     raiders.set_sharing("on")
 
     a = phone_of(browser, base, "alice")
+    pages = {"games": a.content()}
+    assert axe_violations(a) == []
+    fits_the_phone(a)
     a.get_by_label("Your opponent's list").fill(base + raiders.get_share_url())
     a.get_by_label("Victory points to win").fill("2")
     a.get_by_role("button", name="Start the game").click()
@@ -92,6 +95,8 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
 
     b = phone_of(browser, base, "bob")
     b.goto(join_url)
+    pages["join"] = b.content()
+    assert axe_violations(b) == []
     b.get_by_role("button", name="Join as side B").click()
     expect(b.get_by_role("heading", level=1)).to_contain_text("Bob's raiders")
 
@@ -159,9 +164,9 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
     assert stale.status == 409
     assert Game.objects.get().version == version
 
-    html = a.content()
+    pages["game"] = a.content()
     assert axe_violations(a) == []
-    assert markup_errors({"game": html}, tmp_path) == {}
+    assert markup_errors(pages, tmp_path) == {}
 
 
 def csrf(page: Page) -> str:
