@@ -58,6 +58,8 @@ class Game(Owned, Versioned):
         on_delete=models.SET_NULL,
         related_name="games_joined",
     )
+    # Side B's player deleted their account: the side stays theirs (nobody joins again).
+    b_left = models.BooleanField(default=False)
     name_a = models.CharField(max_length=120)
     name_b = models.CharField(max_length=120)
     list_a = models.JSONField()

@@ -147,7 +147,7 @@ def join(game: Game, user: Any) -> None:
     """``user`` plays side b; GameRefusal when another already does."""
     if game.owner_id == user.pk:
         raise GameRefusal("You started this game: you play side A. Send the link to your opponent.")
-    taken = Game.objects.filter(pk=game.pk, player_b=None).update(player_b=user)
+    taken = Game.objects.filter(pk=game.pk, player_b=None, b_left=False).update(player_b=user)
     if not taken and game.player_b_id != user.pk:
         raise GameRefusal("This game already has two players.")
     game.player_b_id = user.pk

@@ -70,7 +70,10 @@ def _game_page(
         patch_vary_headers(response, ["HX-Request"])
         return response
     join_url = request.build_absolute_uri(game.get_join_url())
-    context.update(join_url=join_url, qr=qr_svg(join_url) if game.player_b_id is None else "")
+    context.update(
+        join_url=join_url,
+        qr=qr_svg(join_url) if game.player_b_id is None and not game.b_left else "",
+    )
     response = render(request, "games/game.html", context, status=status)
     patch_vary_headers(response, ["HX-Request"])
     return response
@@ -126,7 +129,7 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     side = game.side_of(request.user)
     if side is not None and request.method == "GET":
         return render(request, "games/join.html", {"game": game, "side": side})
-    if game.player_b_id is not None and side is None:
+    if (game.player_b_id is not None or game.b_left) and side is None:
         raise Http404("Not found")
     if request.method == "POST":
         try:

@@ -220,13 +220,14 @@ def test_starting_refuses_what_is_not_mine_or_not_a_number(alice, bob):
     )
 
 
-def test_the_account_export_and_deletion_know_the_games(game, alice, bob):
+def test_the_account_export_and_deletion_know_the_games(game, alice, bob, zed):
     from games.account_parts import delete_account_data, export_account
 
     assert export_account(bob)["games"][0]["side"] == "b"
     delete_account_data(bob)
     game.refresh_from_db()
-    assert game.player_b is None
+    assert game.player_b is None and game.b_left
+    assert signed_in(zed).post(f"/games/{game.code}/join/").status_code == 404
     delete_account_data(alice)
     assert not Game.objects.exists()
 
