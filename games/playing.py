@@ -197,6 +197,10 @@ def undo(game: Game, expected: int) -> str:
     last = game.steps.order_by("-number").first()
     if last is None:
         raise GameRefusal("There is no step to undo.")
+    if game.pairing_id is not None and game.result_note:
+        raise GameRefusal(
+            "The result is with the event's round: ask the organizer to change it there."
+        )
     ruleset = game.ruleset()
     try:
         state = read_state_document(game.initial)

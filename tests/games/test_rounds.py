@@ -69,6 +69,8 @@ def test_reaching_the_vp_target_reports_the_result_to_the_round(
     game.refresh_from_db()
     assert "counts" in game.result_note
     assert "counts" in player_client.get(game.get_absolute_url()).content.decode()
+    undo = player_client.post(f"/games/{game.code}/undo/", {"version": 3}, **json_)
+    assert undo.status_code == 400 and "organizer" in undo.json()["error"]
 
 
 def test_the_players_event_page_offers_the_game(paired, player_client):
