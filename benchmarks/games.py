@@ -82,7 +82,7 @@ def turn_steps(troopers: list[str]) -> list[dict[str, str]]:
     )
 
 
-def play(client: Client, code: str, steps: int, htmx: bool) -> list[float]:
+def play(client: Client, code: str, steps: int, htmx: bool, panel: bool = False) -> list[float]:
     from games.models import Game
 
     state = json.loads(client.get(f"/games/{code}/state.json").content)
@@ -98,6 +98,9 @@ def play(client: Client, code: str, steps: int, htmx: bool) -> list[float]:
         if not pending:
             pending = turn_steps(by_side[active])
         fields = pending.pop(0)
+        if panel and "trooper" in fields:
+            # A tap in the trooper's panel: the region draws the panel and the map again.
+            fields = {**fields, "selected": fields["trooper"]}
         started = time.perf_counter()
         response = client.post(f"/games/{code}/steps/", {"version": version, **fields}, **headers)
         timings.append(time.perf_counter() - started)
@@ -137,6 +140,38 @@ def main() -> int:
     play(a, new_game(), 30, htmx=False)  # warm up: templates, ruleset, queries
     json_steps = play(a, new_game(), arguments.steps, htmx=False)
     region_steps = play(a, new_game(), arguments.steps, htmx=True)
+    panel_steps = play(a, new_game(), arguments.steps, htmx=True, panel=True)
+    code = new_game()
+    state = json.loads(a.get(f"/games/{code}/state.json").content)
+    first = [t["id"] for t in state["troopers"] if t["side"] == "a"][0]
+    other = [t["id"] for t in state["troopers"] if t["side"] == "b"][0]
+    json_ = {"HTTP_ACCEPT": "application/json"}
+    for version, fields in enumerate(
+        [
+            {"kind": "first", "side": "a"},
+            {"kind": "ap", "value": "13"},
+            {"kind": "act", "trooper": first, "action": "move"},
+            {"kind": "place", "trooper": first, "hex": "2,1"},
+            {"kind": "pass"},
+            {"kind": "ap", "value": "13"},
+            {"kind": "act", "trooper": other, "action": "move"},
+            {"kind": "place", "trooper": other, "hex": "1,7"},
+        ]
+    ):
+        assert (
+            a.post(f"/games/{code}/steps/", {"version": version, **fields}, **json_).status_code
+            == 200
+        )
+    odds_pages = []
+    for _ in range(30):
+        started = time.perf_counter()
+        response = a.get(
+            f"/games/{code}/",
+            {"trooper": first, "target": other, "mode": "shooting"},
+            HTTP_HX_REQUEST="true",
+        )
+        odds_pages.append(time.perf_counter() - started)
+        assert response.status_code == 200
     code = new_game()
     version = json.loads(b.get(f"/games/{code}/state.json").content)["version"]
     polls = []
@@ -166,6 +201,8 @@ def main() -> int:
         "load": " ".join(f"{v:.2f}" for v in os.getloadavg()),
         "step_json": spread(json_steps),
         "step_htmx_region": spread(region_steps),
+        "step_from_the_trooper_panel_with_map": spread(panel_steps),
+        "odds_from_the_map_region": spread(odds_pages),
         "poll_unchanged_204": spread(polls),
         "poll_moved_region": spread(moved),
         "target_median_ms": TARGET_MS,

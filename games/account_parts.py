@@ -53,7 +53,7 @@ def deletion_summary(user: Any) -> list[str]:
 def delete_account_data(user: Any) -> None:
     with transaction.atomic():
         Game.objects.filter(owner=user).delete()
-        Game.objects.filter(player_b=user).update(player_b=None)
+        Game.objects.filter(player_b=user).update(player_b=None, b_left=True)
 
 
 def _count(request: HttpRequest) -> int:

@@ -24,6 +24,18 @@ from onefinity.rules.game import GameError, GameState, read_state_document
 MAX_STEPS = 2000
 
 
+class GameRefusal(Exception):
+    """A request the game cannot take; the message says why. Nothing was changed."""
+
+    status = 400
+
+
+class StaleGame(GameRefusal):
+    """The page that sent the step showed an older version of the game."""
+
+    status = 409
+
+
 class GameQuerySet(OwnedQuerySet["Game"]):
     def playing(self, user: Any) -> GameQuerySet:
         """The games the user plays, on either side."""
@@ -46,6 +58,8 @@ class Game(Owned, Versioned):
         on_delete=models.SET_NULL,
         related_name="games_joined",
     )
+    # Side B's player deleted their account: the side stays theirs (nobody joins again).
+    b_left = models.BooleanField(default=False)
     name_a = models.CharField(max_length=120)
     name_b = models.CharField(max_length=120)
     list_a = models.JSONField()
@@ -60,6 +74,13 @@ class Game(Owned, Versioned):
     state = models.JSONField()
     initial = models.JSONField()
     stored_bytes = models.PositiveBigIntegerField(default=0)
+    # The event round's pairing the game is played for (its result goes to the round as
+    # both players' report), or None.
+    pairing = models.OneToOneField(
+        "events.Pairing", null=True, blank=True, on_delete=models.SET_NULL, related_name="game"
+    )
+    # What became of the result sent to the round, in words ("" before the end).
+    result_note = models.CharField(max_length=300, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

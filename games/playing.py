@@ -24,7 +24,8 @@ from accounts.ownership import (
 )
 from accounts.storage import StorageFull, check_room
 from forcebuilder.models import Force
-from games.models import MAX_STEPS, Game, GameStep
+from games.models import MAX_STEPS, Game, GameRefusal, GameStep, StaleGame
+from games.rounds import report_to_round
 from games.table_odds import game_map, map_odds
 from onefinity.http import record_id, stale_words
 from onefinity.rules import Ruleset, force_document
@@ -54,18 +55,6 @@ from tablegen.models import Table
 
 # A share link's code, alone or at the end of the link (/s/<code>/...).
 _SHARE_CODE = re.compile(r"(?:^|/s/)([A-Za-z0-9_-]{8,32})/?(?:[?#].*)?$")
-
-
-class GameRefusal(Exception):
-    """A request the game cannot take; the message says why. Nothing was changed."""
-
-    status = 400
-
-
-class StaleGame(GameRefusal):
-    """The page that sent the step showed an older version of the game."""
-
-    status = 409
 
 
 # --- Starting and joining ------------------------------------------------------------------
@@ -158,7 +147,7 @@ def join(game: Game, user: Any) -> None:
     """``user`` plays side b; GameRefusal when another already does."""
     if game.owner_id == user.pk:
         raise GameRefusal("You started this game: you play side A. Send the link to your opponent.")
-    taken = Game.objects.filter(pk=game.pk, player_b=None).update(player_b=user)
+    taken = Game.objects.filter(pk=game.pk, player_b=None, b_left=False).update(player_b=user)
     if not taken and game.player_b_id != user.pk:
         raise GameRefusal("This game already has two players.")
     game.player_b_id = user.pk
@@ -196,6 +185,8 @@ def take_step(game: Game, user: Any, expected: int, fields: dict[str, str]) -> G
             )
     except StaleVersion:
         raise StaleGame(stale_words("This game")) from None
+    if after.ended and not state.ended and game.pairing_id is not None:
+        report_to_round(game)
     return game
 
 
@@ -206,6 +197,10 @@ def undo(game: Game, expected: int) -> str:
     last = game.steps.order_by("-number").first()
     if last is None:
         raise GameRefusal("There is no step to undo.")
+    if game.pairing_id is not None and game.result_note:
+        raise GameRefusal(
+            "The result is with the event's round: ask the organizer to change it there."
+        )
     ruleset = game.ruleset()
     try:
         state = read_state_document(game.initial)
@@ -291,6 +286,8 @@ class TrooperRow:
     hacked: bool
     hex: str
     selected: bool
+    # The specialist's class ("Medic"), or "" for a plain trooper.
+    class_name: str = ""
 
 
 # The page's own query (what it shows): the chosen trooper, a hex tapped on the map, and
@@ -327,6 +324,7 @@ def page(game: Game, side: str, choices: dict[str, str] | None = None) -> dict[s
                 t.hacked,
                 f"{t.hex[0]},{t.hex[1]}" if t.hex else "",
                 t.id == selected,
+                _class_name(t, ruleset),
             )
         )
     chosen = next((t for t in state.troopers if t.id == selected), None)
@@ -443,3 +441,8 @@ def _map_and_odds(
 
 
 _HEX_TEXT = re.compile(r"^(-?[0-9]{1,3}),(-?[0-9]{1,3})$")
+
+
+def _class_name(trooper: GameTrooper, ruleset: Ruleset) -> str:
+    found = ruleset.trooper_classes.get(trooper.trooper_class)
+    return found.name if found is not None and found.specialist else ""

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -11,14 +12,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from accounts.ownership import owned
 from forcebuilder.models import Force
 from forcebuilder.printing import qr_svg
-from games import playing
-from games.models import Game
+from games import playing, rounds
+from games.models import Game, GameRefusal
 from onefinity.http import HtmxHttpRequest, page_version, read_version
 from tablegen.models import Table
 
@@ -63,10 +65,18 @@ def _game_page(
 ) -> HttpResponse:
     context: dict[str, Any] = {**playing.page(game, side, _choices(request)), "error": error}
     if request.htmx:
-        return render(request, "games/game.html#turn", context, status=status)
+        response = render(request, "games/game.html#turn", context, status=status)
+        # The region and the page share an address: caches keep them apart.
+        patch_vary_headers(response, ["HX-Request"])
+        return response
     join_url = request.build_absolute_uri(game.get_join_url())
-    context.update(join_url=join_url, qr=qr_svg(join_url) if game.player_b_id is None else "")
-    return render(request, "games/game.html", context, status=status)
+    context.update(
+        join_url=join_url,
+        qr=qr_svg(join_url) if game.player_b_id is None and not game.b_left else "",
+    )
+    response = render(request, "games/game.html", context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @login_required
@@ -91,9 +101,22 @@ def _games_page(request: HtmxHttpRequest, error: str = "", status: int = 200) ->
 def game_new(request: HtmxHttpRequest) -> HttpResponse:
     try:
         game = playing.start_game(request, request.POST.dict())
-    except playing.GameRefusal as refusal:
+    except GameRefusal as refusal:
         return _games_page(request, str(refusal), refusal.status)
     return redirect(game)
+
+
+@login_required
+@require_POST
+def from_round(request: HtmxHttpRequest, event_id: int, number: int) -> HttpResponse:
+    """One tap on a player's pairing: the game with both locked lists and the round's table."""
+    pairing = rounds.my_pairing(request.user, event_id, number)
+    try:
+        found = rounds.start_from_round(pairing)
+    except GameRefusal as refusal:
+        messages.error(request, str(refusal))
+        return redirect("events:me", event_id)
+    return redirect(found)
 
 
 @require_http_methods(["GET", "POST"])
@@ -106,12 +129,12 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     side = game.side_of(request.user)
     if side is not None and request.method == "GET":
         return render(request, "games/join.html", {"game": game, "side": side})
-    if game.player_b_id is not None and side is None:
+    if (game.player_b_id is not None or game.b_left) and side is None:
         raise Http404("Not found")
     if request.method == "POST":
         try:
             playing.join(game, request.user)
-        except playing.GameRefusal as refusal:
+        except GameRefusal as refusal:
             return render(
                 request, "games/join.html", {"game": game, "error": str(refusal)}, status=400
             )
@@ -161,7 +184,7 @@ def steps(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found, side = _played(request, code)
     try:
         playing.take_step(found, request.user, page_version(request.POST), request.POST.dict())
-    except playing.GameRefusal as refusal:
+    except GameRefusal as refusal:
         return _refused(request, found, side, refusal)
     return _changed(request, found, side)
 
@@ -171,7 +194,7 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found, side = _played(request, code)
     try:
         words = playing.undo(found, page_version(request.POST))
-    except playing.GameRefusal as refusal:
+    except GameRefusal as refusal:
         return _refused(request, found, side, refusal)
     if not request.htmx and not _wants_json(request):
         messages.success(request, f"Undone: {words}.")
@@ -190,7 +213,7 @@ def _changed(request: HtmxHttpRequest, found: Game, side: str) -> HttpResponse:
 
 
 def _refused(
-    request: HtmxHttpRequest, found: Game, side: str, refusal: playing.GameRefusal
+    request: HtmxHttpRequest, found: Game, side: str, refusal: GameRefusal
 ) -> HttpResponse:
     if _wants_json(request):
         found.refresh_from_db()
@@ -199,3 +222,14 @@ def _refused(
         )
     found.refresh_from_db()
     return _game_page(request, found, side, refusal.status, str(refusal))
+
+
+_WORKER = (Path(__file__).resolve().parent / "service_worker.js").read_text(encoding="utf-8")
+
+
+@require_GET
+def worker(request: HtmxHttpRequest) -> HttpResponse:
+    """The service worker, from /games/ so that its scope is every game's page."""
+    response = HttpResponse(_WORKER, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response

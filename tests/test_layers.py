@@ -26,8 +26,9 @@ MAY_IMPORT = {
     "tablegen": {"onefinity", "accounts", "jobs", "tablegen"},
     # Events are built on the lists players bring and the tables organizers make.
     "events": {"onefinity", "accounts", "jobs", "forcebuilder", "tablegen", "events"},
-    # Games sit beside events: a game is played with lists on a table.
-    "games": {"onefinity", "accounts", "jobs", "forcebuilder", "tablegen", "games"},
+    # Games sit above events: a game is played with lists on a table, and a game of an
+    # event round starts from its pairing and reports its result to the round.
+    "games": {"onefinity", "accounts", "jobs", "forcebuilder", "tablegen", "events", "games"},
     "config": PROJECT,
 }
 PURE = ("onefinity/rules", "tablegen/engine")

@@ -24,8 +24,21 @@ PASSWORD = "a-long-pass-phrase"
 SYNC_SECONDS = 2.0
 
 
+_CONTEXTS: list = []
+
+
+@pytest.fixture(autouse=True)
+def phones_closed():
+    """Each phone's context is closed after its test: a page left open would go on polling
+    the live server after the test's database is gone."""
+    yield
+    while _CONTEXTS:
+        _CONTEXTS.pop().close()
+
+
 def phone_of(browser: Browser, base: str, name: str) -> Page:
     context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    _CONTEXTS.append(context)
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.goto(base + "/games/")
@@ -67,6 +80,9 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
     raiders.set_sharing("on")
 
     a = phone_of(browser, base, "alice")
+    pages = {"games": a.content()}
+    assert axe_violations(a) == []
+    fits_the_phone(a)
     a.get_by_label("Your opponent's list").fill(base + raiders.get_share_url())
     a.get_by_label("Victory points to win").fill("2")
     a.get_by_role("button", name="Start the game").click()
@@ -79,6 +95,8 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
 
     b = phone_of(browser, base, "bob")
     b.goto(join_url)
+    pages["join"] = b.content()
+    assert axe_violations(b) == []
     b.get_by_role("button", name="Join as side B").click()
     expect(b.get_by_role("heading", level=1)).to_contain_text("Bob's raiders")
 
@@ -93,8 +111,14 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
     delays.append(seen_within(b, "5 AP"))
 
     # Alice taps a trooper, then Move twice: 1 AP, then 2 (the doubling).
-    a.locator("#turn .side").first.get_by_role("link").first.click()
+    # From the keyboard: Enter on a trooper opens its actions, and the focus stays on it
+    # after the region is drawn again (htmx puts it back on the element of the same id).
+    first = a.locator("#turn .side").first.get_by_role("link").first
+    first.focus()
+    a.keyboard.press("Enter")
     settled(a)
+    expect(a.locator(".trooper-panel")).to_be_visible()
+    assert a.evaluate("document.activeElement.id").startswith("trooper-a-")
     move = a.locator(".action-list form").filter(has=a.locator("input[value='move']"))
     expect(move.get_by_role("button")).to_contain_text("1 AP")
     move.get_by_role("button").click()
@@ -140,10 +164,309 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
     assert stale.status == 409
     assert Game.objects.get().version == version
 
-    html = a.content()
+    pages["game"] = a.content()
     assert axe_violations(a) == []
-    assert markup_errors({"game": html}, tmp_path) == {}
+    assert markup_errors(pages, tmp_path) == {}
 
 
 def csrf(page: Page) -> str:
     return next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+
+
+def test_steps_taken_offline_are_sent_once_in_order_and_a_stale_one_is_refused(
+    browser: Browser, live_server, django_user_model
+):
+    from django.test import Client
+
+    base = live_server.url
+    alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
+    bob = django_user_model.objects.create_user("bob", "b@example.com", PASSWORD)
+    mine = Force.create_from_spec(
+        read_force_document(LEGAL_DOCUMENT | {"name": "Alice's wardens"}),
+        "2026.11",
+        75,
+        owner=alice,
+    )
+    starter, joiner = Client(), Client()
+    starter.force_login(alice)
+    joiner.force_login(bob)
+    fields = {"list_a": mine.pk, "list_b": mine.pk, "vp_target": 9}
+    game_url = starter.post("/games/new/", fields)["Location"]
+    assert joiner.post(game_url + "join/").status_code == 302
+    json_ = {"HTTP_ACCEPT": "application/json"}
+    starter.post(game_url + "steps/", {"version": 0, "kind": "first", "side": "a"}, **json_)
+    starter.post(game_url + "steps/", {"version": 1, "kind": "ap", "value": "13"}, **json_)
+    trooper = Game.objects.get().game_state().troopers[1].id
+    fields = {"version": 2, "kind": "act", "trooper": trooper, "action": "move"}
+    assert starter.post(game_url + "steps/", fields, **json_).status_code == 200
+
+    a = phone_of(browser, base, "alice")
+    b = phone_of(browser, base, "bob")
+    b.goto(base + game_url)
+    # The page is kept by the service worker: it opens again without a connection.
+    a.goto(f"{base}{game_url}?trooper={trooper}")
+    for _ in range(50):
+        if a.evaluate("!!navigator.serviceWorker.controller"):
+            break
+        a.reload()
+        a.wait_for_timeout(100)
+    a.reload()
+    a.context.set_offline(True)
+    a.reload()
+    expect(a.get_by_role("heading", level=1)).to_contain_text("Alice's wardens")
+
+    # Five steps offline: they wait on the phone.
+    move = a.locator(".action-list form").filter(has=a.locator("input[value='move']"))
+    shoot = a.locator(".action-list form").filter(has=a.locator("input[value='shoot']"))
+    for form in (move, move, shoot, shoot):
+        form.get_by_role("button").click()
+    a.get_by_text("Victory points", exact=True).click()
+    a.get_by_label("Side A's VP").fill("1")
+    a.get_by_role("button", name="Set side A's VP").click()
+    expect(a.locator("#offline-queue")).to_contain_text("5 steps waiting")
+    assert Game.objects.get().version == 3
+
+    # Back online: each is applied once, in order, and the other phone shows them.
+    a.context.set_offline(False)
+    expect(a.locator("#offline-queue")).to_be_hidden(timeout=10_000)
+    expect(b.locator("#turn")).to_have_attribute("data-version", "8", timeout=5_000)
+    log = b.locator(".log .steps li").all_inner_texts()
+    name = Game.objects.get().game_state().troopers[1].name
+    assert [line.split(" · side A ")[1] for line in log[:5]] == [
+        "Side A has 1 VP",
+        f"{name}: Shoot (2 AP)",
+        f"{name}: Shoot (1 AP)",
+        f"{name}: Move (4 AP)",
+        f"{name}: Move (2 AP)",
+    ]
+    assert Game.objects.get().game_state().ap == 13 - 1 - 9
+
+    # Offline again; meanwhile the other phone moves the game on: the waiting step is
+    # refused with the reason, and kept on the screen.
+    expect(a.locator("#turn")).to_have_attribute("data-version", "8", timeout=5_000)
+    a.context.set_offline(True)
+    a.get_by_role("button", name="Pass").click()
+    expect(a.locator("#offline-queue")).to_contain_text("1 step waiting")
+    joiner.post(game_url + "steps/", {"version": 8, "kind": "vp", "side": "b", "value": 1}, **json_)
+    a.context.set_offline(False)
+    expect(a.locator("#offline-queue")).to_contain_text("Not sent: This game was changed")
+    expect(a.locator("#offline-queue li")).to_have_text(["Pass: side B becomes active"])
+    assert Game.objects.get().version == 9
+    screenshot(a, "game-offline-refused")
+
+
+# --- A whole game of an event round ----------------------------------------------------------
+
+
+def _tap_trooper(page: Page, side: int, name: str) -> None:
+    page.locator("#turn .side").nth(side).get_by_role("link", name=name).click()
+    settled(page)
+
+
+def _act(page: Page, action: str) -> None:
+    page.locator(".action-list form").filter(
+        has=page.locator(f"input[value='{action}']")
+    ).get_by_role("button").click()
+    settled(page)
+
+
+def _button(page: Page, name: str) -> None:
+    page.get_by_role("button", name=name).click()
+    settled(page)
+
+
+def _draw(page: Page, ap: int) -> None:
+    page.get_by_label("Card drawn for AP").select_option(str(ap))
+    _button(page, "Take these AP")
+
+
+def _place(page: Page, hex_: tuple[int, int]) -> None:
+    page.locator("#place-hex").fill(f"{hex_[0]},{hex_[1]}")
+    _button(page, "Place")
+
+
+def _same_version(mover: Page, follower: Page) -> None:
+    version = mover.locator("#turn").get_attribute("data-version") or ""
+    expect(follower.locator("#turn")).to_have_attribute("data-version", version, timeout=5_000)
+
+
+def test_a_whole_game_of_an_event_round_on_two_phones(
+    browser: Browser, live_server, django_user_model
+):
+    import datetime
+
+    from events.models import Event, Pairing, Result
+    from games.table_odds import table_spec
+    from onefinity.rules.combat import Situation, plan_exchange, resolve
+    from onefinity.rules.effects import fighter
+    from onefinity.rules.game import list_troopers
+    from onefinity.rules.map_odds import attack_situation, read_map
+    from onefinity.rules.reactions import Watch, may_react
+    from tests.events.conftest import table_documents
+
+    base = live_server.url
+    organizer = django_user_model.objects.create_user("orga", "o@example.com", PASSWORD)
+    alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
+    bob = django_user_model.objects.create_user("bob", "b@example.com", PASSWORD)
+    wardens = LEGAL_DOCUMENT | {
+        "name": "Alice's medics",
+        "units": [
+            {
+                "type": "medium-infantry",
+                "name": "Alpha",
+                "troopers": [{"class": "hacker"}, {"class": "medic"}, {}],
+            },
+        ],
+    }
+    event = Event.create(
+        name="Club Night",
+        date=datetime.date(2026, 12, 5),
+        points_limit=75,
+        ruleset_version="2026.11",
+        round_count=1,
+        owner=organizer,
+    )
+    entries = []
+    for user, document in ((alice, wardens), (bob, LEGAL_DOCUMENT | {"name": "Bob's TAG"})):
+        force = Force.create_from_spec(read_force_document(document), "2026.11", 75, owner=user)
+        entry = event.join(user)
+        entry.submit(force, accept_problems=True)
+        entries.append(entry)
+    event.lock_all()
+    round_ = event.rounds.get(number=1)
+    round_.set_tables(round_.version, table_documents(1), "pack")
+    Pairing.objects.create(round=round_, table=1, player_a=entries[0], player_b=entries[1])
+    round_.published = True
+    round_.save()
+
+    # One tap on each phone's pairing: the same game, both locked lists, the round's table.
+    phones = {}
+    for name in ("bob", "alice"):
+        phone = phone_of(browser, base, name)
+        phone.goto(f"{base}/events/{event.pk}/me/")
+        phone.get_by_role("button", name="Play this game on your phones").click()
+        expect(phone.get_by_role("heading", level=1)).to_contain_text("Alice's medics")
+        phones[name] = phone
+    a, b = phones["alice"], phones["bob"]
+    game = Game.objects.get()
+    assert game.pairing is not None and game.table_name == "Pack table 1"
+    expect(a.locator(".note").first).to_contain_text("Pack table 1")
+
+    # Where they stand: hexes a trooper may enter, an attack with a clear line between two.
+    ruleset = game.ruleset()
+    table = table_spec(game, ruleset)
+    board = {tuple(h) for h in game.state["board"]}
+    near = [h for h in sorted(board, key=lambda h: (h[1], h[0])) if h[1] == 1]
+    far = [h for h in sorted(board, key=lambda h: (-h[1], h[0])) if 4 <= h[1] <= 8]
+    shooter = near[len(near) // 2]
+    readings = {h: read_map(table.board, table.terrain, ruleset, shooter, h) for h in far}
+    target_hex = next(h for h, r in readings.items() if r.clear and r.band)
+    tag_hex = next(h for h in far if h != target_hex)
+
+    # Turn 1, side A: three troopers enter (the second move costs double) and stand.
+    _button(a, "Side A won the draw-off")
+    _draw(a, 13)
+    for name, hex_ in (("Alpha 1", near[0]), ("Alpha 2", near[1]), ("Alpha 3", shooter)):
+        _tap_trooper(a, 0, name)
+        _act(a, "move")
+        _place(a, hex_)
+    _tap_trooper(a, 0, "Alpha 3")
+    expect(
+        a.locator(".action-list form").filter(has=a.locator("input[value='move']"))
+    ).to_contain_text("2 AP")
+    _act(a, "move")
+    expect(a.locator("#turn .turn-status")).to_contain_text("8 AP left")
+    _same_version(a, b)
+    _button(b, "Pass: side B becomes active")
+
+    # Turn 2, side B: the TAG and a trooper enter.
+    _same_version(b, a)
+    _draw(b, 8)
+    _tap_trooper(b, 1, "TAG")
+    _act(b, "move")
+    _place(b, tag_hex)
+    _tap_trooper(b, 1, "Alpha 2")
+    _act(b, "move")
+    _place(b, target_hex)
+    _button(b, "Pass: side A becomes active")
+
+    # Turn 3, side A: the odds of Alpha 3 shooting at Bob's Alpha 2, read from the map.
+    _same_version(b, a)
+    _draw(a, 13)
+    _tap_trooper(a, 0, "Alpha 3")
+    a.get_by_label("Target (placed)").select_option(
+        label=f"Alpha 2 (hex {target_hex[0]},{target_hex[1]})"
+    )
+    _button(a, "Show the odds")
+    reading = readings[target_hex]
+    panel = a.locator(".map-odds")
+    expect(panel).to_contain_text(f"{reading.distance} hexes: {reading.band} range")
+    expect(panel).to_contain_text("line of fire clear")
+    state = Game.objects.get().game_state()
+    ids = {(t.side, t.name): t.id for t in state.troopers}
+    specs = list_troopers(read_force_document(game.list_a), "a") | list_troopers(
+        read_force_document(game.list_b), "b"
+    )
+    mine, theirs = specs[ids[("a", "Alpha 3")]], specs[ids[("b", "Alpha 2")]]
+    situation = attack_situation(reading, "shooting", ruleset)
+    plan = plan_exchange(
+        fighter(mine[0], mine[1], ruleset, "x").with_situation(
+            situation.attacker_combat, situation.attacker_defense
+        ),
+        fighter(theirs[0], theirs[1], ruleset, "y").with_situation(
+            situation.target_combat, situation.target_defense
+        ),
+        Situation(
+            "shooting", reading.band, may_react(Watch(True, True, distance=reading.distance))
+        ),
+        ruleset,
+    )
+    exact = f"{float(resolve(plan, ruleset).attacker_hits) * 100:.1f}%"
+    expect(panel.locator("tr").first).to_contain_text(exact)
+    screenshot(a, "game-round-odds")
+
+    # The hacker hacks the TAG; Alpha 3 is downed, and the medic heals it.
+    _tap_trooper(a, 0, "Alpha 1")
+    _act(a, "hack")
+    _tap_trooper(a, 1, "TAG")
+    _button(a, "Mark hacked")
+    _tap_trooper(a, 0, "Alpha 3")
+    _button(a, "Lose wounds")
+    expect(a.locator("#turn .side").nth(0)).to_contain_text("Downed")
+    shoot = a.locator(".action-list form").filter(has=a.locator("input[value='shoot']"))
+    expect(shoot.get_by_role("button")).to_be_disabled()
+    expect(shoot).to_contain_text("downed: it cannot act")
+    _tap_trooper(a, 0, "Alpha 2")
+    _act(a, "heal")
+    _tap_trooper(a, 0, "Alpha 3")
+    _button(a, "Healed: +1 wound")
+    expect(a.locator(".trooper.selected")).to_contain_text("Active")
+    _same_version(a, b)
+    _button(b, "Pass: side B becomes active")
+
+    # Turn 4, side B: the hacked TAG cannot move until its Emergency Recovery.
+    _same_version(b, a)
+    _draw(b, 6)
+    _tap_trooper(b, 1, "TAG")
+    move = b.locator(".action-list form").filter(has=b.locator("input[value='move']"))
+    expect(move.get_by_role("button")).to_be_disabled()
+    expect(move).to_contain_text("hacked: it cannot move")
+    _act(b, "emergency-recovery")
+    _button(b, "Recovered")
+    expect(move.get_by_role("button")).to_be_enabled()
+
+    # The VP: side A reaches the target, and the result is the round's.
+    b.get_by_text("Victory points", exact=True).click()
+    b.get_by_label("Side B's VP").fill("2")
+    _button(b, "Set side B's VP")
+    _same_version(b, a)
+    a.get_by_text("Victory points", exact=True).click()
+    a.get_by_label("Side A's VP").fill(str(game.vp_target))
+    _button(a, "Set side A's VP")
+    expect(a.locator("#turn .turn-status")).to_contain_text(f"Side A won, {game.vp_target} to 2")
+    expect(b.locator("#turn .turn-status")).to_contain_text("Side A won", timeout=5_000)
+    result = Result.objects.get(pairing__round=round_)
+    assert (result.a_vp, result.b_vp) == (game.vp_target, 2)
+    a.goto(f"{base}/events/{event.pk}/me/")
+    expect(a.locator(".my-result")).to_contain_text(f"You won {game.vp_target} to 2")
+    screenshot(b, "game-round-ended")

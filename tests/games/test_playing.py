@@ -8,8 +8,11 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.models import Game
+from tests.conftest import examples
 from tests.factories import make_force, make_table
 
 pytestmark = pytest.mark.django_db
@@ -217,13 +220,14 @@ def test_starting_refuses_what_is_not_mine_or_not_a_number(alice, bob):
     )
 
 
-def test_the_account_export_and_deletion_know_the_games(game, alice, bob):
+def test_the_account_export_and_deletion_know_the_games(game, alice, bob, zed):
     from games.account_parts import delete_account_data, export_account
 
     assert export_account(bob)["games"][0]["side"] == "b"
     delete_account_data(bob)
     game.refresh_from_db()
-    assert game.player_b is None
+    assert game.player_b is None and game.b_left
+    assert signed_in(zed).post(f"/games/{game.code}/join/").status_code == 404
     delete_account_data(alice)
     assert not Game.objects.exists()
 
@@ -284,3 +288,31 @@ def test_the_odds_of_an_attack_come_from_the_placed_troopers_on_the_map(game, al
         )
         expected = f"{float(resolve(plan, ruleset).attacker_hits) * 100:.1f}%"
         assert f"<td>{expected}</td>" in html
+
+
+_junk = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(["a", "b", "joker", "0", "13", "99", "-1", "1,2", "move", "heal", "x" * 300]),
+)
+
+
+@settings(max_examples=examples(25), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.dictionaries(
+            st.sampled_from(["kind", "side", "trooper", "action", "value", "count", "hex"]),
+            _junk,
+            max_size=5,
+        ),
+        max_size=6,
+    )
+)
+def test_any_steps_answer_200_400_or_409_and_the_state_and_log_read_back(game, alice, steps):
+    a = signed_in(alice)
+    for fields in steps:
+        response = step(a, game, **fields)
+        assert response.status_code in (200, 400, 409), response.content[:200]
+    current = state(a, game)
+    assert current["version"] == Game.objects.get(pk=game.pk).steps.count()
+    assert a.get(f"/games/{game.code}/log.json").status_code == 200
+    assert a.get(f"/games/{game.code}/").status_code == 200

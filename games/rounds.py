@@ -1,0 +1,134 @@
+"""A game played for an event round: started in one tap from a published round's pairing
+(both players' locked lists, the round's table), and its result sent to the round as both
+players' report when the game ends (events.play.report: the event handles it like any
+reported result)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.http import Http404
+
+from accounts.history import document_size
+from accounts.ownership import DamagedRecord
+from accounts.storage import StorageFull, check_room
+from events import play
+from events.models import Entry, EventRefusal, Pairing
+from games.models import Game, GameRefusal
+from onefinity.rules import force_document, library
+from onefinity.rules.game import GameError, new_game, state_document
+from onefinity.rules.hexgrid import standard_board
+from tablegen.engine.tables import TableDocumentError
+
+# The VP a game from a round is played to when the event does not say (the scenario's).
+DEFAULT_VP_TARGET = 5
+
+
+def my_pairing(user: Any, event_id: int, number: int) -> Pairing:
+    """The user's pairing in the event's published round ``number``; 404 otherwise."""
+    entry = Entry.objects.filter(event_id=event_id, player=user).first()
+    pairing = (
+        Pairing.objects.select_related("round__event", "player_a__player", "player_b__player")
+        .filter(round__event_id=event_id, round__number=number, round__published=True)
+        .filter(player_a=entry)
+        .first()
+        or Pairing.objects.select_related("round__event", "player_a__player", "player_b__player")
+        .filter(round__event_id=event_id, round__number=number, round__published=True)
+        .filter(player_b=entry)
+        .first()
+        if entry is not None
+        else None
+    )
+    if pairing is None:
+        raise Http404("Not found")
+    return pairing
+
+
+def start_from_round(pairing: Pairing, vp_target: int = DEFAULT_VP_TARGET) -> Game:
+    """The pairing's game (made now if it has none): side a the pairing's player a, with
+    both locked lists and the round's table."""
+    existing = Game.objects.filter(pairing=pairing).first()
+    if existing is not None:
+        return existing
+    entry_a, entry_b = pairing.player_a, pairing.player_b
+    if entry_a.player_id is None or entry_b.player_id is None:
+        raise GameRefusal("A player of this pairing has left the event.")
+    if not entry_a.locked or not entry_b.locked:
+        raise GameRefusal("Both lists must be locked by the organizer before the game.")
+    round_ = pairing.round
+    ruleset = library().get_or_current(round_.event.ruleset_version)
+    try:
+        spec_a, spec_b = entry_a.snapshot_spec(), entry_b.snapshot_spec()
+        table = round_.table_spec(pairing.table)
+        hexes = (
+            tuple(
+                h
+                for i, h in enumerate(table.board.hexes)
+                if i not in table.terrain or ruleset.table.terrain[table.terrain[i]].enterable
+            )
+            if table is not None
+            else standard_board(ruleset.table.rows, ruleset.table.columns).hexes
+        )
+        state = state_document(new_game(spec_a, spec_b, ruleset, vp_target, hexes))
+    except (DamagedRecord, TableDocumentError, GameError) as error:
+        raise GameRefusal(f"This game cannot start: {error}") from None
+    table_document = round_.tables[pairing.table - 1] if table is not None else None
+    game = Game(
+        owner_id=entry_a.player_id,
+        player_b_id=entry_b.player_id,
+        name_a=spec_a.name,
+        name_b=spec_b.name,
+        list_a=force_document(spec_a),
+        list_b=force_document(spec_b),
+        table=table_document,
+        table_name=round_.table_name(pairing.table) if table is not None else "Standard board",
+        ruleset_version=ruleset.version,
+        vp_target=vp_target,
+        state=state,
+        initial=state,
+        pairing=pairing,
+    )
+    game.stored_bytes = sum(
+        document_size(d) for d in (game.list_a, game.list_b, table_document, state, state)
+    )
+    try:
+        with transaction.atomic():
+            game.save()
+            check_room(game)
+    except IntegrityError:
+        # The other player's tap came first: theirs is the game.
+        return Game.objects.get(pairing=pairing)
+    except StorageFull as full:
+        raise GameRefusal(str(full)) from None
+    return game
+
+
+def report_to_round(game: Game) -> str:
+    """Send the ended game's VP to its round as both players' report; what happened, in
+    words (kept on the game)."""
+    if game.pairing_id is None:
+        return ""
+    pairing = (
+        Pairing.objects.select_related("round", "player_a", "player_b", "player_a__event")
+        .filter(pk=game.pairing_id)
+        .first()
+    )
+    if pairing is None:
+        return ""
+    state = game.game_state()
+    vp_a, vp_b = state.vp
+    number = pairing.round.number
+    try:
+        play.report(pairing.player_a, number, vp_a, vp_b)
+        reported = play.report(pairing.player_b, number, vp_b, vp_a)
+    except EventRefusal as refusal:
+        note = f"The result could not be sent to round {number}: {refusal}"
+    else:
+        confirmed = reported.result.confirmed
+        note = f"The result, {vp_a} to {vp_b}, is sent to round {number}" + (
+            " and counts." if confirmed else "."
+        )
+    Game.objects.filter(pk=game.pk).update(result_note=note[:300])
+    game.result_note = note[:300]
+    return note

@@ -1,0 +1,79 @@
+"""A game of an event round: one tap on the pairing starts it with both locked lists and
+the round's table, and the VP target reached sends the result to the round as both
+players' report."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.models import Pairing, Result
+from games.models import Game
+from tests.events.conftest import table_documents
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def paired(event, submitted):
+    """Round 1 published, with its pack table 1: Alice (side A) against Bob."""
+    alice, bob = submitted
+    event.lock_all()
+    round_ = event.rounds.get(number=1)
+    round_.set_tables(round_.version, table_documents(1), "pack")
+    pairing = Pairing.objects.create(round=round_, table=1, player_a=alice, player_b=bob)
+    round_.published = True
+    round_.save()
+    return pairing
+
+
+def test_one_tap_starts_the_game_with_both_locked_lists_and_the_rounds_table(
+    paired, player_client, other_client, stranger_client
+):
+    url = f"/games/round/{paired.round.event_id}/1/"
+    assert stranger_client.post(url).status_code == 404
+    response = other_client.post(url)  # Bob taps first: Alice is still side A
+    game = Game.objects.get()
+    assert response["Location"] == game.get_absolute_url()
+    assert player_client.post(url)["Location"] == game.get_absolute_url()  # the same game
+    assert Game.objects.count() == 1
+    assert game.list_a["name"] == "Alice's wardens" and game.list_b["name"] == "Bob's wardens"
+    assert game.table == paired.round.tables[0] and game.table_name == "Pack table 1"
+    assert game.pairing == paired
+    assert player_client.get(f"/games/{game.code}/state.json").status_code == 200
+    assert other_client.get(f"/games/{game.code}/state.json").status_code == 200
+
+
+def test_reaching_the_vp_target_reports_the_result_to_the_round(
+    paired, player_client, other_client
+):
+    other_client.post(f"/games/round/{paired.round.event_id}/1/")
+    game = Game.objects.get()
+    json_ = {"HTTP_ACCEPT": "application/json"}
+    url = f"/games/{game.code}/steps/"
+    assert (
+        player_client.post(url, {"version": 0, "kind": "first", "side": "b"}, **json_).status_code
+        == 200
+    )
+    assert (
+        player_client.post(
+            url, {"version": 1, "kind": "vp", "side": "a", "value": 2}, **json_
+        ).status_code
+        == 200
+    )
+    ended = other_client.post(
+        url, {"version": 2, "kind": "vp", "side": "b", "value": game.vp_target}, **json_
+    )
+    assert ended.status_code == 200 and ended.json()["winner"] == "b"
+    result = Result.objects.get(pairing=paired)
+    assert (result.a_vp, result.b_vp) == (2, game.vp_target)
+    game.refresh_from_db()
+    assert "counts" in game.result_note
+    assert "counts" in player_client.get(game.get_absolute_url()).content.decode()
+    undo = player_client.post(f"/games/{game.code}/undo/", {"version": 3}, **json_)
+    assert undo.status_code == 400 and "organizer" in undo.json()["error"]
+
+
+def test_the_players_event_page_offers_the_game(paired, player_client):
+    page = player_client.get(f"/events/{paired.round.event_id}/me/")
+    assert page.status_code == 200
+    assert f"/games/round/{paired.round.event_id}/1/" in page.content.decode()
