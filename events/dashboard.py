@@ -94,7 +94,7 @@ def _reminders(
     if rows and not event.locked:
         reminders.append("The lists are not locked yet: lock them before round 1.")
     for round_ in rounds:
-        if not round_.tables:
+        if not round_.table_names:
             reminders.append(f"Round {round_.number} has no tables yet.")
         if not pairings[round_.number]:
             reminders.append(f"Round {round_.number} has no pairings yet.")
@@ -109,7 +109,7 @@ def organizer_dashboard(event: Event, show: str) -> dict[str, Any]:
         show = "all"
     rows = _rows(event)
     # Each round with its count of pairings, in one query.
-    rounds = list(event.rounds.annotate(pairing_count=Count("pairings")))
+    rounds = list(event.rounds.defer("tables").annotate(pairing_count=Count("pairings")))
     counts = {round_.number: round_.pairing_count for round_ in rounds}
     swiss = play.dashboard(event, rounds)
     locked = [r.entry for r in rows if r.entry.locked and r.entry.submitted]

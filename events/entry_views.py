@@ -100,7 +100,11 @@ def _offered(request: HtmxHttpRequest, event: Event) -> list[OfferedList]:
 
 def _my_rounds(event: Event, entry: Entry) -> list[dict[str, Any]]:
     shown = []
-    for round_ in event.rounds.filter(published=True):
+    rounds = list(event.rounds.filter(published=True).defer("tables"))
+    # The map of the newest round only: a painted 40 x 40 board takes a tenth of a second
+    # to draw, and the earlier rounds' games are played.
+    newest = rounds[-1].number if rounds else None
+    for round_ in rounds:
         pairing = (
             round_.pairings.select_related("player_a__player", "player_b__player")
             .filter(player_a=entry)
@@ -117,7 +121,7 @@ def _my_rounds(event: Event, entry: Entry) -> list[dict[str, Any]]:
             row["side"] = "A" if pairing.player_a_id == entry.pk else "B"
             row["table_name"] = round_.table_name(pairing.table)
             try:
-                spec = round_.table_spec(pairing.table)
+                spec = round_.table_spec(pairing.table) if round_.number == newest else None
             except TableDocumentError:
                 spec = None
             if spec is not None:
@@ -316,7 +320,9 @@ def reveal(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
 def published_rounds(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     membership = member(request, event_id)
     event = membership.event
-    rounds = event.rounds.all() if membership.organizer else event.rounds.filter(published=True)
+    rounds = (
+        event.rounds.all() if membership.organizer else event.rounds.filter(published=True)
+    ).defer("tables")
     shown = []
     for round_ in rounds:
         pairings = list(round_.pairings.select_related("player_a__player", "player_b__player"))
