@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -593,6 +594,10 @@ class Entry(models.Model):
         self.refresh_from_db()
 
 
+# How a pack names its tables ("Spring pack 3 (seed 8812)", tablegen.engine.packs).
+SEED_SUFFIX = re.compile(r"\s*\(seed -?\d+\)\s*$")
+
+
 def table_key(document: Any) -> str:
     """What makes two tables the same table: their map (the document without its name)."""
     if isinstance(document, dict):
@@ -660,8 +665,11 @@ class Round(Versioned):
         return read_table_document(document, current_ruleset().table)
 
     def table_name(self, number: int) -> str:
+        """The table's name as players read it: a pack's "(seed 8812)" is the generator's
+        business, not theirs."""
         if 1 <= number <= self.table_count:
-            return str(self.table_names[number - 1])[:MAX_NAME_LENGTH]
+            name = SEED_SUFFIX.sub("", str(self.table_names[number - 1]))
+            return name[:MAX_NAME_LENGTH] or f"Table {number}"
         return f"Table {number}"
 
     @staticmethod
