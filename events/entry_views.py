@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
 from events import live, play, printing
-from events.checking import check_for_event, event_ruleset
+from events.checking import check_for_event, event_ruleset, ruleset_shipped
 from events.loaders import (
     Membership,
     member,
@@ -181,7 +181,7 @@ def submit(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
             preview = {
                 "force": force,
                 "checked": verdict,
-                "can_accept": not verdict.over_limit and not entry.locked,
+                "can_accept": not verdict.over_limit and not verdict.refused and not entry.locked,
             }
         except DamagedRecord:
             pass
@@ -209,6 +209,15 @@ def new_list(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
         context = _entry_context(request, entry, new_list_form=form)
         return render(request, "events/me.html", context, status=400)
     event = entry.event
+    if not ruleset_shipped(event.ruleset_version):
+        context = _entry_context(
+            request,
+            entry,
+            error=f"{event.name} plays ruleset {event.ruleset_version}, which this site no "
+            "longer ships: a list built now would be under another ruleset, so none was "
+            "started. Ask the organizer to move the event to a ruleset the site ships.",
+        )
+        return render(request, "events/me.html", context, status=400)
     ruleset = event_ruleset(event.ruleset_version)
     spec = ForceSpec(
         name=form.cleaned_data["name"],

@@ -745,6 +745,12 @@ MAX_ROUND_MINUTES = 600
 DEFAULT_ROUND_MINUTES = 120
 
 
+def set_bye_vp(event: Event, bye_vp: int) -> None:
+    """The VP a bye scores, as the pairing form asked it (the settings page's own field)."""
+    swiss = swiss_of(event)
+    Swiss.objects.filter(pk=swiss.pk).update(bye_vp=bye_vp, version=F("version") + 1)
+
+
 def start_clock(event: Event, number: int, minutes: int) -> Round:
     """The organizer starts round ``number``'s clock: it ends ``minutes`` from now (started
     again, it counts from now). The round's version grows (its printed sheets show the end);
@@ -1122,6 +1128,8 @@ def round_page(event: Event, round_: Round) -> dict[str, Any]:
         }
     return {
         "check_in": check_in,
+        # An odd number to pair: the pairing form asks the bye's VP (kept for the event).
+        "bye_asked": not state.paired and len(play.active(number)) % 2 == 1,
         "swiss": play.swiss,
         "state": state,
         "games": play.game_rows(number),
