@@ -121,7 +121,9 @@ def site() -> dict[str, object]:
     # 128 distinct maps: one generated table, its seed field changed (a map is its document).
     base = table_documents(1)[0]
     maps = [base | {"name": f"Table {n}", "seed": n} for n in range(1, PLAYERS // 2 + 1)]
-    Round.objects.filter(event=event, number=1).update(tables=maps, tables_source="bench")
+    Round.objects.filter(event=event, number=1).update(
+        **Round.tables_fields(maps), tables_source="bench"
+    )
     client = Client()
     client.force_login(organizer)
     rng = random.Random(23)

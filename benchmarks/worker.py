@@ -50,7 +50,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 from django_tasks_db.models import DBTaskResult  # noqa: E402
 
-from events.models import Event, Pairing  # noqa: E402
+from events.models import Event, Pairing, Round  # noqa: E402
 from forcebuilder.models import Force  # noqa: E402
 from jobs.models import Job  # noqa: E402
 from onefinity.rules import library, read_force_document  # noqa: E402
@@ -152,7 +152,8 @@ def event_of(owner: object, players: int, tables: list[dict[str, object]]) -> Ev
         entries.append(entry)
     event.lock_all()
     round_ = event.rounds.get(number=1)
-    round_.tables = tables
+    for name, value in Round.tables_fields(tables).items():
+        setattr(round_, name, value)
     round_.save()
     for table in range(1, min(len(tables), players // 2) + 1):
         Pairing.objects.create(

@@ -58,6 +58,15 @@ def event_ruleset(version: str) -> Ruleset:
     return library().get_or_current(version)
 
 
+def ruleset_shipped(version: str) -> bool:
+    """Whether the site still ships the event's ruleset (lists can be checked under it)."""
+    return library().get(version) is not None
+
+
+def shipped_rulesets() -> list[str]:
+    return sorted(library().rulesets, reverse=True)
+
+
 def check_for_event(spec: ForceSpec, ruleset_version: str, points_limit: int) -> Checked:
     """``spec`` as played at an event: the event's ruleset and points limit override the
     list's own (a 75-point list is checked at 60 when the event plays 60).
@@ -106,4 +115,11 @@ def _not_shipped(spec: ForceSpec, ruleset_version: str, points_limit: int) -> Ch
     return Checked(as_played, document, Report(None, (issue,)), (issue,))
 
 
-__all__ = ["Checked", "ForceDocumentError", "check_for_event", "event_ruleset"]
+__all__ = [
+    "Checked",
+    "ForceDocumentError",
+    "check_for_event",
+    "event_ruleset",
+    "ruleset_shipped",
+    "shipped_rulesets",
+]

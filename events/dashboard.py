@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Count
 
 from events import play, printing
-from events.checking import event_ruleset
+from events.checking import event_ruleset, ruleset_shipped, shipped_rulesets
 from events.models import MAX_ENTRIES, Entry, Event, Round
 
 FILTERS = {
@@ -93,8 +93,21 @@ def _reminders(
         )
     if rows and not event.locked:
         reminders.append("The lists are not locked yet: lock them before round 1.")
+    if not ruleset_shipped(event.ruleset_version):
+        reminders.insert(
+            0,
+            f"This event plays ruleset {event.ruleset_version}, which the site no longer "
+            "ships: no list can be checked or submitted. Edit the event and choose a "
+            f"ruleset it ships ({', '.join(shipped_rulesets())}); unlock the lists first if "
+            "they are locked.",
+        )
+    with_tables = 0
     for round_ in rounds:
-        if not round_.tables:
+        if round_.table_names:
+            with_tables = round_.number
+        elif with_tables:
+            pass  # pairing it takes the tables of the round before (events.play.pair)
+        else:
             reminders.append(f"Round {round_.number} has no tables yet.")
         if not pairings[round_.number]:
             reminders.append(f"Round {round_.number} has no pairings yet.")
@@ -109,7 +122,7 @@ def organizer_dashboard(event: Event, show: str) -> dict[str, Any]:
         show = "all"
     rows = _rows(event)
     # Each round with its count of pairings, in one query.
-    rounds = list(event.rounds.annotate(pairing_count=Count("pairings")))
+    rounds = list(event.rounds.defer("tables").annotate(pairing_count=Count("pairings")))
     counts = {round_.number: round_.pairing_count for round_ in rounds}
     swiss = play.dashboard(event, rounds)
     locked = [r.entry for r in rows if r.entry.locked and r.entry.submitted]
@@ -133,4 +146,5 @@ def organizer_dashboard(event: Event, show: str) -> dict[str, Any]:
         ),
         "max_entries": MAX_ENTRIES,
         "swiss": swiss,
+        "ruleset_shipped": ruleset_shipped(event.ruleset_version),
     }

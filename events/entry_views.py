@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
 from events import live, play, printing
-from events.checking import check_for_event, event_ruleset
+from events.checking import check_for_event, event_ruleset, ruleset_shipped
 from events.loaders import (
     Membership,
     member,
@@ -100,7 +100,11 @@ def _offered(request: HtmxHttpRequest, event: Event) -> list[OfferedList]:
 
 def _my_rounds(event: Event, entry: Entry) -> list[dict[str, Any]]:
     shown = []
-    for round_ in event.rounds.filter(published=True):
+    rounds = list(event.rounds.filter(published=True).defer("tables"))
+    # The map of the newest round only: a painted 40 x 40 board takes a tenth of a second
+    # to draw, and the earlier rounds' games are played.
+    newest = rounds[-1].number if rounds else None
+    for round_ in rounds:
         pairing = (
             round_.pairings.select_related("player_a__player", "player_b__player")
             .filter(player_a=entry)
@@ -117,7 +121,7 @@ def _my_rounds(event: Event, entry: Entry) -> list[dict[str, Any]]:
             row["side"] = "A" if pairing.player_a_id == entry.pk else "B"
             row["table_name"] = round_.table_name(pairing.table)
             try:
-                spec = round_.table_spec(pairing.table)
+                spec = round_.table_spec(pairing.table) if round_.number == newest else None
             except TableDocumentError:
                 spec = None
             if spec is not None:
@@ -177,7 +181,7 @@ def submit(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
             preview = {
                 "force": force,
                 "checked": verdict,
-                "can_accept": not verdict.over_limit and not entry.locked,
+                "can_accept": not verdict.over_limit and not verdict.refused and not entry.locked,
             }
         except DamagedRecord:
             pass
@@ -205,6 +209,15 @@ def new_list(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
         context = _entry_context(request, entry, new_list_form=form)
         return render(request, "events/me.html", context, status=400)
     event = entry.event
+    if not ruleset_shipped(event.ruleset_version):
+        context = _entry_context(
+            request,
+            entry,
+            error=f"{event.name} plays ruleset {event.ruleset_version}, which this site no "
+            "longer ships: a list built now would be under another ruleset, so none was "
+            "started. Ask the organizer to move the event to a ruleset the site ships.",
+        )
+        return render(request, "events/me.html", context, status=400)
     ruleset = event_ruleset(event.ruleset_version)
     spec = ForceSpec(
         name=form.cleaned_data["name"],
@@ -316,7 +329,9 @@ def reveal(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
 def published_rounds(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     membership = member(request, event_id)
     event = membership.event
-    rounds = event.rounds.all() if membership.organizer else event.rounds.filter(published=True)
+    rounds = (
+        event.rounds.all() if membership.organizer else event.rounds.filter(published=True)
+    ).defer("tables")
     shown = []
     for round_ in rounds:
         pairings = list(round_.pairings.select_related("player_a__player", "player_b__player"))

@@ -67,7 +67,9 @@ def organizer_or_self(request: HtmxHttpRequest, event_id: int, entry_id: int) ->
 
 
 def get_round(event: Event, number: int) -> Round:
-    found = event.rounds.filter(number=number).first()
+    # Without its tables' documents (up to 128 painted boards): pages read the names and
+    # keys, and a single map through Round.table_spec.
+    found = event.rounds.filter(number=number).defer("tables").first()
     if found is None:
         raise Http404("No such round")
     return found

@@ -10,6 +10,9 @@ organizer's pages say when the two differ.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -152,7 +155,7 @@ class Event(Owned, Versioned):
                 )
             rounds = fields["round_count"]
             dropped = current.rounds.filter(number__gt=rounds)
-            busy = [r.number for r in dropped if r.tables or r.pairings.exists()]
+            busy = [r.number for r in dropped if r.table_names or r.pairings.exists()]
             if busy:
                 raise EventRefusal(
                     f"Round {busy[0]} has tables or pairings: clear them before dropping it."
@@ -591,6 +594,18 @@ class Entry(models.Model):
         self.refresh_from_db()
 
 
+# How a pack names its tables ("Spring pack 3 (seed 8812)", tablegen.engine.packs).
+SEED_SUFFIX = re.compile(r"\s*\(seed -?\d+\)\s*$")
+
+
+def table_key(document: Any) -> str:
+    """What makes two tables the same table: their map (the document without its name)."""
+    if isinstance(document, dict):
+        document = {k: v for k, v in document.items() if k != "name"}
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)
+    return "map " + hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
 class Round(Versioned):
     """One round of an event: its tables (copied in from a pack or saved tables, so later
     changes to those do not move a printed round) and its pairings. Its version
@@ -599,6 +614,11 @@ class Round(Versioned):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     tables = models.JSONField(default=list, blank=True)  # table documents, table 1 first
+    # Read from the documents whenever they are set (set_tables), so that pages which show
+    # only names or need only which map each table is never read 100 painted boards: each
+    # table's name, and what makes two tables the same table (table_key).
+    table_names = models.JSONField(default=list, blank=True)
+    table_keys = models.JSONField(default=list, blank=True)
     tables_source = models.CharField(max_length=200, blank=True)
     published = models.BooleanField(default=False)
     # Set when the organizer closes the round (or pairs the next one, or finishes the
@@ -621,19 +641,50 @@ class Round(Versioned):
     def get_absolute_url(self) -> str:
         return reverse("events:round", args=[self.event_id, self.number])
 
+    @property
+    def table_count(self) -> int:
+        return len(self.table_names)
+
+    def table_document(self, number: int) -> Any:
+        """Table ``number``'s stored document (None: no such table), reading that one
+        document alone when the round was loaded without its tables."""
+        if not 1 <= number <= self.table_count:
+            return None
+        if "tables" not in self.get_deferred_fields():
+            return self.tables[number - 1] if number <= len(self.tables) else None
+        return (
+            Round.objects.filter(pk=self.pk).values_list(f"tables__{number - 1}", flat=True).first()
+        )
+
     def table_spec(self, number: int) -> TableSpec | None:
         """Table ``number`` (from 1) of this round; None when the round has no such table;
         TableDocumentError if its stored document no longer reads."""
-        if not 1 <= number <= len(self.tables):
+        document = self.table_document(number)
+        if document is None:
             return None
-        return read_table_document(self.tables[number - 1], current_ruleset().table)
+        return read_table_document(document, current_ruleset().table)
 
     def table_name(self, number: int) -> str:
-        if 1 <= number <= len(self.tables):
-            document = self.tables[number - 1]
-            if isinstance(document, dict) and isinstance(document.get("name"), str):
-                return str(document["name"])[:MAX_NAME_LENGTH]
+        """The table's name as players read it: a pack's "(seed 8812)" is the generator's
+        business, not theirs."""
+        if 1 <= number <= self.table_count:
+            name = SEED_SUFFIX.sub("", str(self.table_names[number - 1]))
+            return name[:MAX_NAME_LENGTH] or f"Table {number}"
         return f"Table {number}"
+
+    @staticmethod
+    def tables_fields(documents: list[Any]) -> dict[str, Any]:
+        """The columns a round's tables set: the documents, and their names and keys."""
+        return {
+            "tables": documents,
+            "table_names": [
+                str(d["name"])[:MAX_NAME_LENGTH]
+                if isinstance(d, dict) and isinstance(d.get("name"), str)
+                else f"Table {n}"
+                for n, d in enumerate(documents, start=1)
+            ],
+            "table_keys": [table_key(d) for d in documents],
+        }
 
     def swap(self, expected: int, **fields: Any) -> None:
         """Write the round only if it is still at version ``expected`` (two organizer tabs
@@ -672,7 +723,7 @@ class Round(Versioned):
                 )
             self.swap(
                 expected,
-                tables=documents,
+                **self.tables_fields(documents),
                 tables_source=source[:200],
                 tables_bytes=document_size(documents),
             )

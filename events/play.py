@@ -6,17 +6,14 @@ holds the round's row, so two of them on one round never interleave."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Subquery
 from django.utils import timezone
 
 from events.models import (
@@ -49,33 +46,11 @@ from events.swiss import (
 from onefinity.http import stale_words
 
 MAX_LISTED = 12  # tables named in one message
-TABLE_KEYS_SECONDS = 24 * 60 * 60
 
 
 def swiss_of(event: Event) -> Swiss:
     swiss, _ = Swiss.objects.get_or_create(event=event)
     return swiss
-
-
-def table_key(document: Any) -> str:
-    """What makes two tables the same table: their map (the document without its name)."""
-    if isinstance(document, dict):
-        document = {k: v for k, v in document.items() if k != "name"}
-    text = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)
-    return "map " + hashlib.sha256(text.encode()).hexdigest()[:24]
-
-
-def round_table_keys(round_: Round) -> list[str]:
-    """What identifies each of a round's tables, kept per round and version (a round's
-    tables change only with its version), so that pairing round 6 of a large event does not
-    read and hash the maps of rounds 1 to 5 again."""
-    cache_key = f"swiss-table-keys:{round_.pk}:{round_.version}"
-    keys: list[str] | None = cache.get(cache_key)
-    if keys is None:
-        documents = Round.objects.filter(pk=round_.pk).values_list("tables", flat=True).first()
-        keys = [table_key(d) for d in documents or []]
-        cache.set(cache_key, keys, TABLE_KEYS_SECONDS)
-    return keys
 
 
 def number_key(number: int) -> str:
@@ -217,13 +192,14 @@ class EventPlay:
 
     # tables
     def table_keys(self, number: int) -> list[str]:
+        """What identifies each of the round's tables (read when its tables were set)."""
         if number not in self._keys:
-            self._keys[number] = round_table_keys(self.rounds[number])
+            self._keys[number] = [str(k) for k in self.rounds[number].table_keys]
         return self._keys[number]
 
-    def use_tables(self, number: int, documents: list[Any]) -> list[str]:
-        """Round ``number`` is about to take these tables: their identities, from now on."""
-        self._keys[number] = [table_key(d) for d in documents]
+    def use_tables(self, number: int, keys: list[str]) -> list[str]:
+        """Round ``number`` is about to take tables with these identities."""
+        self._keys[number] = list(keys)
         return self._keys[number]
 
     def key_of(self, number: int, table: int) -> str:
@@ -634,26 +610,28 @@ def pair(event: Event, number: int, expected: int) -> Paired:
         if problem:
             raise EventRefusal(problem)
         active = play.active(number)
-        documents = list(round_.tables)
-        tables_from = ""
-        if not documents:
-            for earlier in range(number - 1, 0, -1):
-                if locked[earlier].tables:
-                    documents = list(locked[earlier].tables)
-                    tables_from = f"round {earlier}"
-                    break
+        # The round's own tables, else the latest earlier round's (copied in the database:
+        # the painted boards are never read here, only their names and keys).
+        source = round_ if round_.table_names else None
+        for earlier in range(number - 1, 0, -1):
+            if source is None and locked[earlier].table_names:
+                source = locked[earlier]
+        tables_from = (
+            f"round {source.number}" if source is not None and source is not round_ else ""
+        )
+        count = source.table_count if source is not None else 0
         needed = len(active) // 2
-        if documents and len(documents) < needed:
+        if count and count < needed:
             raise EventRefusal(
                 f"{plural(len(active), 'player')} make {plural(needed, 'game')}, and round "
-                f"{number} has {plural(len(documents), 'table')}: attach a pack or saved "
+                f"{number} has {plural(count, 'table')}: attach a pack or saved "
                 f"tables of at least {needed} (or type the pairings yourself)."
             )
         if needed > MAX_TABLES_PER_ROUND:
             raise EventRefusal(f"A round has at most {MAX_TABLES_PER_ROUND} games.")
         keys = (
-            play.use_tables(number, documents)
-            if documents
+            play.use_tables(number, [str(k) for k in source.table_keys])
+            if source is not None
             else [number_key(n) for n in range(1, needed + 1)]
         )
         seeding = [pk for pk in play.swiss.seeding if isinstance(pk, int)]
@@ -683,9 +661,17 @@ def pair(event: Event, number: int, expected: int) -> Paired:
             closed_at=timezone.now(), version=F("version") + 1
         )
         fields: dict[str, Any] = {"published": False}
-        if tables_from:
-            fields |= {"tables": documents, "tables_source": f"{tables_from}'s tables"[:200]}
+        if source is not None and tables_from:
+            fields |= {
+                "tables": Subquery(Round.objects.filter(pk=source.pk).values("tables")[:1]),
+                "table_names": source.table_names,
+                "table_keys": source.table_keys,
+                "tables_bytes": source.tables_bytes,
+                "tables_source": f"{tables_from}'s tables"[:200],
+            }
         Round.objects.filter(pk=round_.pk).update(**fields, version=F("version") + 1)
+        if tables_from:
+            event.measure(check=False)  # the copy counts in the organizer's storage
     return Paired(
         draw, {pk: e.player_name for pk, e in play.entries.items()}, tables_from, round_.published
     )
@@ -757,6 +743,12 @@ def finish(event: Event, expected: int) -> None:
 # The round clock: its length, asked once per event (the organizer's last choice is offered).
 MAX_ROUND_MINUTES = 600
 DEFAULT_ROUND_MINUTES = 120
+
+
+def set_bye_vp(event: Event, bye_vp: int) -> None:
+    """The VP a bye scores, as the pairing form asked it (the settings page's own field)."""
+    swiss = swiss_of(event)
+    Swiss.objects.filter(pk=swiss.pk).update(bye_vp=bye_vp, version=F("version") + 1)
 
 
 def start_clock(event: Event, number: int, minutes: int) -> Round:
@@ -1006,13 +998,13 @@ def swap_tables(event: Event, number: int, first: int, second: int, expected: in
         if round_.version != expected:
             raise stale_round(number)
         play = EventPlay(event, with_tables=True)
-        limit = len(round_.tables) or MAX_TABLES_PER_ROUND
+        limit = round_.table_count or MAX_TABLES_PER_ROUND
         if first == second:
             raise EventRefusal("Choose two different tables.")
         if not 1 <= second <= limit:
             raise EventRefusal(
                 f"Round {number} has tables 1 to {limit}."
-                if round_.tables
+                if round_.table_count
                 else f"Tables are numbered 1 to {limit}."
             )
         at = {p.table: p for p in play.pairings.get(number, [])}
@@ -1136,6 +1128,8 @@ def round_page(event: Event, round_: Round) -> dict[str, Any]:
         }
     return {
         "check_in": check_in,
+        # An odd number to pair: the pairing form asks the bye's VP (kept for the event).
+        "bye_asked": not state.paired and len(play.active(number)) % 2 == 1,
         "swiss": play.swiss,
         "state": state,
         "games": play.game_rows(number),
@@ -1252,7 +1246,9 @@ def replace_pairings(
     have too (EventRefusal)."""
     with transaction.atomic():
         for number, rows in sorted(by_round.items()):
-            round_ = Round.objects.select_for_update().get(event=event, number=number)
+            round_ = (
+                Round.objects.select_for_update().defer("tables").get(event=event, number=number)
+            )
             if expected is not None and round_.version != expected[number]:
                 raise stale_round(number)
             games = [
@@ -1260,8 +1256,9 @@ def replace_pairings(
                 for row in rows
                 if row.table is not None and row.player_b is not None
             ]
-            if round_.tables and any(table > len(round_.tables) for table, _, _ in games):
-                raise EventRefusal(f"Round {number} has only {len(round_.tables)} tables.")
+            count = round_.table_count
+            if count and any(table > count for table, _, _ in games):
+                raise EventRefusal(f"Round {number} has only {count} tables.")
             check_replaceable(round_)
             round_.pairings.all().delete()
             Pairing.objects.bulk_create(

@@ -131,7 +131,7 @@ class Maps:
         if spec is None:
             return None, "No table map is attached to this table."
         key = hashlib.sha256(
-            json.dumps(round_.tables[table - 1], sort_keys=True).encode()
+            json.dumps(round_.table_document(table), sort_keys=True).encode()
         ).hexdigest()
         if key not in self.pictures:
             # Hover titles mean nothing on paper and cost a fifth of the layout time.
@@ -333,7 +333,7 @@ def chunks(count: int, size: int) -> list[tuple[int, int]]:
 def distinct_maps(rounds: Iterable[Round]) -> int:
     """How many different table maps the rounds' pairings are played on (one query for all
     the rounds)."""
-    with_tables = {round_.pk: round_ for round_ in rounds if round_.tables}
+    with_tables = {round_.pk: round_ for round_ in rounds if round_.table_names}
     if not with_tables:
         return 0
     played = (
@@ -344,9 +344,9 @@ def distinct_maps(rounds: Iterable[Round]) -> int:
     )
     seen = set()
     for round_id, table in played:
-        tables = with_tables[round_id].tables
-        if 1 <= table <= len(tables):
-            seen.add(json.dumps(tables[table - 1], sort_keys=True))
+        keys = with_tables[round_id].table_keys
+        if 1 <= table <= len(keys):
+            seen.add(str(keys[table - 1]))
     return len(seen)
 
 

@@ -54,7 +54,7 @@ def _players_by_name(event: Event) -> tuple[dict[str, int], dict[int, str]]:
 
 
 def _table_counts(event: Event) -> dict[int, int]:
-    return {r.number: len(r.tables) for r in event.rounds.all()}
+    return {n: len(names) for n, names in event.rounds.values_list("number", "table_names")}
 
 
 def _round_context(request: HtmxHttpRequest, event: Event, round_: Round) -> dict[str, Any]:
@@ -86,7 +86,7 @@ def _round_context(request: HtmxHttpRequest, event: Event, round_: Round) -> dic
         "unpaired": [e for e in entries if e.pk not in paired],
         "packs": packs,
         "saved_tables": tables,
-        "table_names": [round_.table_name(n) for n in range(1, len(round_.tables) + 1)],
+        "table_names": [round_.table_name(n) for n in range(1, round_.table_count + 1)],
         "tables_settled": round_.closed_at is not None or play.round_started(round_),
         "earlier_tables": _earlier_tables(event, round_),
         "live_token": live.live_token(event.pk),

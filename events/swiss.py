@@ -8,8 +8,9 @@ draw. A bye is a win with the VP the organizer sets. Players are ranked by
 
 1. score: wins, a draw counting half;
 2. strength of schedule (SoS): the sum of their opponents' scores; a bye counts as a game
-   against a virtual opponent with the player's own score (FIDE's convention for an
-   unplayed round), so a bye neither drags a player's SoS down nor lifts it;
+   against a virtual opponent with the score the player had when that round began (as
+   FIDE's tie-break rules count a round without a game, without the virtual opponent's
+   later draws), so a bye neither drags a player's SoS down nor lifts it;
 3. VP scored, in total;
 4. the event's lot: an order drawn at random once from the event's seed, so no two players
    ever share a rank, and the same results always give the same standings.
@@ -177,9 +178,17 @@ def standings(
         bye_count[bye.player] += 1
         scored[bye.player] += bye_vp
     score2 = {p: 2 * wins[p] + draws[p] for p in keys}
-    # A bye counts as a game against a virtual opponent with the player's own score (the
-    # FIDE convention for unplayed rounds): the bye neither drags a player down nor lifts them.
-    sos2 = {p: sum(score2[o] for o in opponents[p]) + bye_count[p] * score2[p] for p in keys}
+    before = _scores_before_byes(games, byes)
+    bye_rounds: defaultdict[int, list[int]] = defaultdict(list)
+    for bye in byes:
+        bye_rounds[bye.player].append(bye.round)
+    # A bye counts as a game against a virtual opponent with the score the player had when
+    # that round began (FIDE's tie-break rules' virtual opponent, without its later draws):
+    # the bye neither drags a player down nor lifts them.
+    sos2 = {
+        p: sum(score2[o] for o in opponents[p]) + sum(before[p, r] for r in bye_rounds[p])
+        for p in keys
+    }
     lots = {p: lot(seed, p) for p in keys}
     order = sorted(keys, key=lambda p: (-score2[p], -sos2[p], -scored[p], lots[p], p))
     return [
@@ -197,6 +206,34 @@ def standings(
         )
         for index, p in enumerate(order, start=1)
     ]
+
+
+def _scores_before_byes(games: Iterable[Game], byes: Iterable[Bye]) -> Counter[tuple[int, int]]:
+    """For each bye (player, round): the player's score, in half points, from the rounds
+    before that one."""
+    byes = list(byes)
+    wanted: defaultdict[int, list[int]] = defaultdict(list)
+    for bye in byes:
+        wanted[bye.player].append(bye.round)
+    before: Counter[tuple[int, int]] = Counter()
+    if not wanted:
+        return before
+    for game in games:
+        if game.a_vp is None or game.b_vp is None:
+            continue
+        for player, mine, theirs in (
+            (game.a, game.a_vp, game.b_vp),
+            (game.b, game.b_vp, game.a_vp),
+        ):
+            points = 2 if mine > theirs else 1 if mine == theirs else 0
+            for round_ in wanted.get(player, ()):
+                if game.round < round_:
+                    before[player, round_] += points
+    for bye in byes:
+        for round_ in wanted[bye.player]:
+            if bye.round < round_:
+                before[bye.player, round_] += 2
+    return before
 
 
 def rounds_complete(games: Iterable[Game]) -> int:

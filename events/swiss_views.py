@@ -44,6 +44,11 @@ def round_pair(request: HtmxHttpRequest, event_id: int, round_number: int) -> Ht
     """The contract: pair round n by the Swiss system (the usual ``version``)."""
     event = organized(request, event_id)
     round_ = get_round(event, round_number)
+    if "bye_vp" in request.POST:  # asked on the pairing form when a bye is needed
+        asked = ByeForm(request.POST)
+        if not asked.is_valid():
+            return _round_refused(request, event, round_, problems_of(asked))
+        play.set_bye_vp(event, asked.cleaned_data["bye_vp"])
     try:
         paired = play.pair(event, round_number, page_version(request.POST))
     except EventRefusal as refusal:

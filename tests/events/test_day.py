@@ -182,3 +182,31 @@ def test_a_poll_of_an_unchanged_event_reads_little(organizer_client, event, six)
     with CaptureQueriesContext(connection) as queries:
         assert client.get(f"/events/{event.pk}/me/?since={token}").status_code == 204
     assert len(queries) <= 10
+
+
+def test_a_round_reads_one_map_alone_and_keeps_its_tables_names_and_keys(event):
+    from events.models import table_key
+    from tests.events.conftest import table_documents
+
+    documents = table_documents(2)
+    round_ = event.rounds.get(number=1)
+    round_.set_tables(round_.version, documents, "bench")
+    light = event.rounds.defer("tables").get(number=1)
+    assert light.table_names == ["Pack table 1", "Pack table 2"]
+    assert light.table_keys == [table_key(d) for d in documents]
+    assert light.table_document(2) == documents[1]
+    assert light.table_document(3) is None and light.table_name(3) == "Table 3"
+    assert light.table_spec(1) is not None
+
+
+def test_the_pairing_form_asks_the_byes_vp_when_one_is_needed(organizer_client, event, six):
+    from events.models import Bye, Swiss
+
+    six["fay"].leave()  # five players: one has the bye
+    page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
+    assert 'name="bye_vp"' in page
+    version = event.rounds.get(number=1).version
+    url = f"/events/{event.pk}/rounds/1/pair/"
+    assert organizer_client.post(url, {"version": version, "bye_vp": "٣"}).status_code == 400
+    assert organizer_client.post(url, {"version": version, "bye_vp": "12"}).status_code == 302
+    assert Swiss.objects.get(event=event).bye_vp == 12 and Bye.objects.count() == 1

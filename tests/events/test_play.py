@@ -552,9 +552,29 @@ def recompute(event):
         wins[bye.entry_id] += 1
         vp[bye.entry_id] += swiss.bye_vp
     score = {p: wins[p] + Fraction(draws[p], 2) for p in entries}
-    bye_count = Counter(b.entry_id for b in Bye.objects.filter(round__event=event))
+    byes = [
+        (b.entry_id, b.round.number)
+        for b in Bye.objects.filter(round__event=event).select_related("round")
+    ]
+
+    def before(player, number):
+        """The player's score when round ``number`` began (a bye's virtual opponent)."""
+        score = Fraction(0)
+        for pairing in Pairing.objects.filter(round__event=event, round__number__lt=number):
+            result = Result.objects.filter(pairing=pairing, a_vp__isnull=False).first()
+            if result is None or player not in (pairing.player_a_id, pairing.player_b_id):
+                continue
+            mine, theirs = (
+                (result.a_vp, result.b_vp)
+                if pairing.player_a_id == player
+                else (result.b_vp, result.a_vp)
+            )
+            score += 1 if mine > theirs else Fraction(1, 2) if mine == theirs else 0
+        return score + sum(1 for p, n in byes if p == player and n < number)
+
     sos = {
-        p: sum((score[o] for o in opponents[p]), Fraction(0)) + bye_count[p] * score[p]
+        p: sum((score[o] for o in opponents[p]), Fraction(0))
+        + sum(before(p, n) for q, n in byes if q == p)
         for p in entries
     }
     order = sorted(entries, key=lambda p: (-score[p], -sos[p], -vp[p], lot(swiss.seed, p)))

@@ -58,3 +58,28 @@ def test_submitting_anyway_is_refused_too(organizer, player):
         entry.submit(make_force(player, "Anyway"), accept_problems=True)
     entry.refresh_from_db()
     assert not entry.submitted
+
+
+def test_the_dashboard_names_a_retired_ruleset_and_nothing_offers_submitting_anyway(
+    organizer, organizer_client, player, player_client
+):
+    event = make_event(organizer, ruleset_version=GONE)
+    event.join(player)
+    dashboard = organizer_client.get(f"/events/{event.pk}/").content.decode()
+    assert "no longer shipped" in dashboard and "Edit the event and choose a ruleset" in dashboard
+    force = make_force(player, "Alice's wardens")
+    page = player_client.post(f"/events/{event.pk}/me/submit/", {"force": force.pk})
+    assert page.status_code == 400 and "anyway" not in page.content.decode()
+
+
+def test_a_list_is_not_built_for_the_event_under_another_ruleset(organizer, player, player_client):
+    from forcebuilder.models import Force
+
+    event = make_event(organizer, ruleset_version=GONE)
+    event.join(player)
+    before = Force.objects.count()
+    response = player_client.post(
+        f"/events/{event.pk}/me/new-list/", {"name": "For the event", "faction": "solar-concord"}
+    )
+    assert response.status_code == 400 and "none was started" in response.content.decode()
+    assert Force.objects.count() == before

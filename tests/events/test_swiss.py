@@ -77,8 +77,12 @@ def test_a_game_without_a_result_counts_for_nobody():
 
 def test_a_bye_is_a_win_with_the_organizers_vp():
     (only,) = standings([7], [], [Bye(1, 7)], bye_vp=12, seed=1)
-    # Its SoS: a virtual opponent with the player's own score (1 win: 2 half points).
-    assert (only.wins, only.byes, only.vp, only.games, only.sos2) == (1, 1, 12, 0, 2)
+    # Its SoS: a virtual opponent with the score the player had when round 1 began: none.
+    assert (only.wins, only.byes, only.vp, only.games, only.sos2) == (1, 1, 12, 0, 0)
+    later = {
+        s.player: s for s in standings([7, 8], [Game(1, 7, 8, a_vp=5, b_vp=1)], [Bye(2, 7)], 0, 1)
+    }
+    assert later[7].sos2 == 0 + 2  # 8 scored nothing; the bye of round 2: 7 had won once
 
 
 def test_strength_of_schedule_is_the_sum_of_the_opponents_scores():
@@ -258,6 +262,17 @@ def check_round(number, active, games, byes, tables, draw: Draw, seed: int = 0):
     assert draw.rematches == sum(frozenset((s.a, s.b)) in history.met for s in draw.seats)
 
 
+def score_before(player, round_, games, byes):
+    """The player's score from the rounds before ``round_`` (a bye's virtual opponent)."""
+    score = Fraction(0)
+    for g in games:
+        if g.round >= round_ or g.a_vp is None or g.b_vp is None or player not in (g.a, g.b):
+            continue
+        mine, theirs = (g.a_vp, g.b_vp) if g.a == player else (g.b_vp, g.a_vp)
+        score += 1 if mine > theirs else Fraction(1, 2) if mine == theirs else 0
+    return score + sum(1 for b in byes if b.player == player and b.round < round_)
+
+
 def recompute(players, games, byes, bye_vp, seed):
     """The standings again, the slow and obvious way, in fractions."""
     wins, draws, losses, vp = Counter(), Counter(), Counter(), Counter()
@@ -280,9 +295,9 @@ def recompute(players, games, byes, bye_vp, seed):
         wins[b.player] += 1
         vp[b.player] += bye_vp
     score = {p: wins[p] + Fraction(draws[p], 2) for p in players}
-    bye_count = Counter(b.player for b in byes)
     sos = {
-        p: sum((score[o] for o in opponents[p]), Fraction(0)) + bye_count[p] * score[p]
+        p: sum((score[o] for o in opponents[p]), Fraction(0))
+        + sum(score_before(p, b.round, games, byes) for b in byes if b.player == p)
         for p in players
     }
     order = sorted(players, key=lambda p: (-score[p], -sos[p], -vp[p], lot(seed, p)))

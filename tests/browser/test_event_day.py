@@ -1,0 +1,180 @@
+"""An event's day on phones and a desktop (issue 32): players check in from their phones
+(the organizer ticks another), the organizer pairs, publishes and starts the clock, and the
+players' open pages show their table and the time left without a reload; a player drops
+themself; the organizer adds a late player; the round is closed and a player's late change
+is refused; the standings show every deciding column at 390 px and nothing is clipped at
+1366 px. axe and the Nu HTML checker on the pages at both widths. One server, few loads."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from events.models import Drop, Entry, Pairing, Result
+from tests.browser.conftest import PHONE, screenshot
+from tests.browser.quality import ROOT, axe_violations, markup_errors
+from tests.browser.test_events import PASSWORD, fits_the_phone
+from tests.events.conftest import make_event
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WIDE = {"width": 1366, "height": 900}
+# A live page polls every 5 s: an update shows within 10 s (and a loaded machine's margin).
+LIVE_MS = 15_000
+
+
+def signed_in(browser: Browser, base: str, user, viewport) -> BrowserContext:  # type: ignore[no-untyped-def]
+    """A browser context already signed in as ``user`` (no login page to load)."""
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport=viewport, bypass_csp=True)
+    host = base.split("//", 1)[1].split(":", 1)[0]
+    context.add_cookies(
+        [
+            {
+                "name": "sessionid",
+                "value": client.cookies["sessionid"].value,
+                "domain": host,
+                "path": "/",
+            }
+        ]
+    )
+    return context
+
+
+def opened(context: BrowserContext, url: str) -> Page:
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(url)
+    return page
+
+
+def clean(page: Page, what: str) -> None:
+    found = axe_violations(page)
+    assert found == [], f"{what}: {found}"
+
+
+def test_a_day_with_check_in_the_clock_live_pages_a_drop_and_a_refused_late_change(
+    browser: Browser, live_server, django_user_model
+):
+    base = live_server.url
+    users = {
+        name: django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+        for name in ("orga", "alice", "bob", "carol", "dave", "erin")
+    }
+    event = make_event(users["orga"], name="Hall Open", round_count=3)
+    for name in ("alice", "bob", "carol", "dave"):
+        event.join(users[name])
+    event.lock_all()
+    entries = {e.player.username: e for e in Entry.objects.filter(event=event)}
+    me = f"{base}/events/{event.pk}/me/"
+    round_url = f"{base}/events/{event.pk}/rounds/1/"
+
+    # --- Alice checks in from her phone; the organizer ticks bob and carol ---------------------
+    alice = opened(signed_in(browser, base, users["alice"], PHONE), me)
+    alice.get_by_role("button", name="Check in for round 1").click()
+    expect(alice.locator("#check-in")).to_contain_text("Checked in")
+    org = opened(signed_in(browser, base, users["orga"], WIDE), round_url)
+    for name in ("bob", "carol"):
+        org.get_by_role("button", name=f"Check in {name}").click()
+    expect(org.locator("#check-in summary")).to_contain_text("3 of 4 checked in")
+    clean(org, "the round page with check-in (desktop)")
+
+    # --- Pair (dave is not checked in: not paired), publish, start the clock ----------------------
+    org.get_by_role("button", name="Pair round 1 by the Swiss system").click()
+    expect(org.locator(".messages")).to_contain_text("Round 1 is paired: 1 game.")
+    seated = Pairing.objects.get(round__event=event, round__number=1)
+    assert entries["dave"].pk not in (seated.player_a_id, seated.player_b_id)
+    org.get_by_role("button", name="Publish round 1 now").click()
+    org.get_by_label("Round length (minutes)").fill("75")
+    org.get_by_role("button", name="Start round 1's clock").click()
+    expect(org.locator(".round-clock")).to_contain_text("minutes left")
+
+    # --- Alice's open page shows her round and the clock, without a reload --------------------
+    mine = alice.locator("#live-day")
+    if entries["alice"].pk in (seated.player_a_id, seated.player_b_id):
+        expect(mine).to_contain_text("Table 1 against", timeout=LIVE_MS)
+    else:
+        expect(mine).to_contain_text("You have the bye", timeout=LIVE_MS)
+    expect(mine.locator(".round-clock")).to_contain_text("minutes left", timeout=LIVE_MS)
+    fits_the_phone(alice)
+    screenshot(alice, "event-day-player-phone")
+    clean(alice, "the player's page, live (phone)")
+
+    # --- The game's two players report the same: confirmed; the organizer closes the round -----
+    a, b = seated.player_a.player, seated.player_b.player
+    for player, mine_vp, theirs_vp in ((a, 9, 4), (b, 4, 9)):
+        client = Client()
+        client.force_login(player)
+        client.post(
+            f"/events/{event.pk}/rounds/1/report/", {"my_vp": mine_vp, "their_vp": theirs_vp}
+        )
+    expect(org.locator("#game-1")).to_contain_text("Confirmed", timeout=LIVE_MS)
+    org.get_by_role("button", name="Close round 1").click()
+    expect(org.locator(".messages")).to_contain_text("Round 1 is closed")
+
+    # --- A player's late change is refused and changes nothing ----------------------------------
+    late = opened(signed_in(browser, base, a, PHONE), me)
+    expect(late.locator("#round-1")).to_contain_text("this result is settled")
+    assert late.get_by_role("button", name="Send the result of round 1").count() == 0
+    token = late.evaluate("document.cookie.match(/csrftoken=([^;]+)/)[1]")
+    answer = late.request.post(
+        f"{me.rsplit('/me/', 1)[0]}/rounds/1/report/",
+        form={"my_vp": "0", "their_vp": "15", "csrfmiddlewaretoken": token},
+        headers={"Referer": me},
+    )
+    assert answer.status == 400 and "settled" in answer.text()
+    result = Result.objects.get(pairing=seated)
+    assert (result.a_vp, result.b_vp) == (9, 4)
+    clean(late, "the player's page after the close (phone)")
+
+    # --- Bob drops himself after round 1; the dashboard tells the organizer -------------------
+    bob = opened(signed_in(browser, base, users["bob"], PHONE), me)
+    bob.locator("details.drop-out summary").click()
+    bob.get_by_role("button", name="Drop out after round 1").click()
+    expect(bob.locator(".messages")).to_contain_text("You have dropped out")
+    assert Drop.objects.get(entry=entries["bob"]).by_player
+
+    # --- The organizer adds a late player on the dashboard (a phone) ---------------------------
+    org_phone = opened(signed_in(browser, base, users["orga"], PHONE), f"{base}/events/{event.pk}/")
+    expect(org_phone.locator(".next-steps")).to_contain_text("bob dropped out after round 1")
+    org_phone.get_by_label("Add a late player").fill("erin")
+    org_phone.get_by_role("button", name="Add the player").click()
+    expect(org_phone.locator(".messages")).to_contain_text("erin is added")
+    fits_the_phone(org_phone)
+    clean(org_phone, "the dashboard (phone)")
+    screenshot(org_phone, "event-day-dashboard-phone")
+
+    # --- The standings: every deciding column on a phone, nothing clipped at 1366 -------------
+    standings = f"{base}/events/{event.pk}/standings/"
+    org_phone.goto(standings)
+    first = org_phone.locator("table.standings tbody tr").first
+    for label in ("Score", "W-D-L", "SoS", "VP"):
+        cell = first.locator(f'td[data-label="{label}"]')
+        expect(cell).to_be_visible()
+        box = cell.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= PHONE["width"], label
+    fits_the_phone(org_phone)
+    clean(org_phone, "the standings (phone)")
+    screenshot(org_phone, "event-day-standings-phone")
+    html = {}
+    for name, url in (
+        ("dashboard", f"{base}/events/{event.pk}/"),
+        ("standings", standings),
+        ("round", round_url),
+        ("rounds", f"{base}/events/{event.pk}/rounds/"),
+    ):
+        org.goto(url)
+        clipped = org.evaluate(
+            "[...document.querySelectorAll('.table-scroll')]"
+            ".filter(e => e.scrollWidth > e.clientWidth + 1).length"
+        )
+        assert clipped == 0, f"{name}: a table is wider than its box at 1366 px"
+        clean(org, f"{name} (desktop)")
+        html[name] = org.request.get(url).text()
+    html["player"] = late.request.get(me).text()
+    errors = markup_errors(html, ROOT / "test-artifacts" / "markup" / "event-day")
+    assert errors == {}, errors
+    for page in (alice, org, late, bob, org_phone):
+        page.context.close()
