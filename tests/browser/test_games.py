@@ -211,8 +211,12 @@ def test_steps_taken_offline_are_sent_once_in_order_and_a_stale_one_is_refused(
         a.reload()
         a.wait_for_timeout(100)
     a.reload()
+    a.goto(f"{base}/forces/{mine.pk}/roster/")  # a roster is kept too
+    a.goto(f"{base}{game_url}?trooper={trooper}")
     a.context.set_offline(True)
-    a.reload()
+    a.goto(f"{base}/forces/{mine.pk}/roster/")
+    expect(a.get_by_role("heading", level=1)).to_contain_text("Alice's wardens")
+    a.goto(f"{base}{game_url}?trooper={trooper}")
     expect(a.get_by_role("heading", level=1)).to_contain_text("Alice's wardens")
 
     # Five steps offline: they wait on the phone.
