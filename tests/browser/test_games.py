@@ -428,6 +428,7 @@ def test_a_whole_game_of_an_event_round_on_two_phones(
     exact = f"{float(resolve(plan, ruleset).attacker_hits) * 100:.1f}%"
     expect(panel.locator("tr").first).to_contain_text(exact)
     screenshot(a, "game-round-odds")
+    fits_the_phone(a)
 
     # The hacker hacks the TAG; Alpha 3 is downed, and the medic heals it.
     _tap_trooper(a, 0, "Alpha 1")
