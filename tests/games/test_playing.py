@@ -316,3 +316,17 @@ def test_any_steps_answer_200_400_or_409_and_the_state_and_log_read_back(game, a
     assert current["version"] == Game.objects.get(pk=game.pk).steps.count()
     assert a.get(f"/games/{game.code}/log.json").status_code == 200
     assert a.get(f"/games/{game.code}/").status_code == 200
+
+
+def test_two_phones_racing_with_the_same_version_one_wins_and_one_is_told(game, alice, bob):
+    """Both requests loaded the game before either wrote: the compare-and-swap lets one
+    through, the other is a 409 and adds nothing to the log."""
+    from games import playing
+
+    phone_a, phone_b = Game.objects.get(pk=game.pk), Game.objects.get(pk=game.pk)
+    playing.take_step(phone_a, alice, 0, {"kind": "first", "side": "a"})
+    with pytest.raises(playing.StaleGame):
+        playing.take_step(phone_b, bob, 0, {"kind": "first", "side": "b"})
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.version == 1 and stored.steps.count() == 1
+    assert stored.game_state().active == "a"
