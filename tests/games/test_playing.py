@@ -288,6 +288,10 @@ def test_the_odds_of_an_attack_come_from_the_placed_troopers_on_the_map(game, al
         )
         expected = f"{float(resolve(plan, ruleset).attacker_hits) * 100:.1f}%"
         assert f"<td>{expected}</td>" in html
+        # From the rear arc the target does not react, and the odds are still read.
+        rear = a.get(f"/games/{game.code}/", {**query, "rear": "on"}).content.decode()
+        assert "No reaction: the active trooper is in its rear arc" in rear
+        assert "Exact odds of the whole exchange" in rear
 
 
 _junk = st.one_of(
