@@ -143,8 +143,8 @@ def main() -> int:
     panel_steps = play(a, new_game(), arguments.steps, htmx=True, panel=True)
     code = new_game()
     state = json.loads(a.get(f"/games/{code}/state.json").content)
-    first = [t["id"] for t in state["troopers"] if t["side"] == "a"][0]
-    other = [t["id"] for t in state["troopers"] if t["side"] == "b"][0]
+    first = next(t["id"] for t in state["troopers"] if t["side"] == "a")
+    other = next(t["id"] for t in state["troopers"] if t["side"] == "b")
     json_ = {"HTTP_ACCEPT": "application/json"}
     for version, fields in enumerate(
         [

@@ -50,6 +50,7 @@ from onefinity.rules.game import (
     step_document,
 )
 from onefinity.rules.hexgrid import Hex, standard_board
+from onefinity.rules.ruleset import TAG_ONLY
 from onefinity.rules.text import whole_number
 from tablegen.models import Table
 
@@ -339,6 +340,7 @@ def page(game: Game, side: str, choices: dict[str, str] | None = None) -> dict[s
                 a in ruleset.special_actions,
             )
             for a in game_actions(ruleset)
+            if _may_ever_take(chosen, a, ruleset)
         ]
     outcomes = _outcomes(state, chosen, ruleset) if chosen is not None else []
     view = {**_map_and_odds(game, state, ruleset, chosen, choices), "query": urlencode(choices)}
@@ -373,10 +375,13 @@ def _outcomes(state: GameState, trooper: GameTrooper, ruleset: Ruleset) -> list[
     offered = [
         (Step("wound", trooper=trooper.id, count=1), "Lose wounds"),
         (Step("heal", trooper=trooper.id), f"{restorer}ed: +{rules.restore_wounds} wound"),
-        (Step("hack", trooper=trooper.id), f"Mark {rules.hacked.name.lower()}"),
-        (Step("recover", trooper=trooper.id), "Recovered"),
-        (Step("place", trooper=trooper.id, hex=_some_free_hex(state, trooper)), "Place"),
     ]
+    if _can_be_hacked(trooper, ruleset):
+        offered += [
+            (Step("hack", trooper=trooper.id), f"Mark {rules.hacked.name.lower()}"),
+            (Step("recover", trooper=trooper.id), "Recovered"),
+        ]
+    offered.append((Step("place", trooper=trooper.id, hex=_some_free_hex(state, trooper)), "Place"))
     found = []
     for step, label in offered:
         try:
@@ -446,3 +451,16 @@ _HEX_TEXT = re.compile(r"^(-?[0-9]{1,3}),(-?[0-9]{1,3})$")
 def _class_name(trooper: GameTrooper, ruleset: Ruleset) -> str:
     found = ruleset.trooper_classes.get(trooper.trooper_class)
     return found.name if found is not None and found.specialist else ""
+
+
+def _can_be_hacked(trooper: GameTrooper, ruleset: Ruleset) -> bool:
+    return trooper.tag == (game_rules(ruleset).hacked.targets == TAG_ONLY)
+
+
+def _may_ever_take(trooper: GameTrooper, action: str, ruleset: Ruleset) -> bool:
+    """Whether the action is ever the trooper's: another class's special action, or the
+    end of a condition it can never have, is left off its panel (one hand, a short list)."""
+    special = ruleset.special_actions.get(action)
+    if special is not None and special.trooper_class not in (None, trooper.trooper_class):
+        return False
+    return action != game_rules(ruleset).hacked.ended_by or _can_be_hacked(trooper, ruleset)

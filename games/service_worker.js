@@ -1,8 +1,15 @@
-// The games' service worker (served as /games/sw.js: its scope is /games/). A game's page
-// and the files it uses are kept as they were last loaded, so the page opens without a
-// connection; everything is asked of the network first. Steps taken offline wait in the
-// page (static/js/games.js), not here: this worker only keeps pages.
+// The games' service worker, served as /games/sw.js with the whole site as its scope
+// (Service-Worker-Allowed: /). It keeps, as they were last loaded, the pages a player needs
+// at a table with a bad signal: a game's page, their lists' rosters and their event pages
+// (the pairings), and the site's static files; everything is asked of the network first.
+// Other pages are never kept. Logging out forgets everything kept. Steps taken offline
+// wait in the page (static/js/games.js), not here.
 const CACHE = "onefinity-games-1";
+const KEPT_PAGES = [
+  /^\/games\/[A-Za-z0-9_.-]+\/$/,
+  /^\/forces\/\d+\/roster\/$/,
+  /^\/events\/\d+\/me\/$/,
+];
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
@@ -12,11 +19,17 @@ function keepable(request) {
   if (request.method !== "GET" || url.origin !== self.location.origin) return false;
   // htmx's regions share their page's address: only whole pages and static files are kept.
   if (request.headers.get("HX-Request")) return false;
-  return request.mode === "navigate" || url.pathname.startsWith("/static/");
+  if (url.pathname.startsWith("/static/")) return true;
+  return request.mode === "navigate" && KEPT_PAGES.some((page) => page.test(url.pathname));
 }
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
+  const url = new URL(request.url);
+  if (request.method === "POST" && url.pathname === "/accounts/logout/") {
+    event.waitUntil(caches.delete(CACHE));
+    return;
+  }
   if (!keepable(request)) return;
   event.respondWith(
     fetch(request)
@@ -29,7 +42,7 @@ self.addEventListener("fetch", (event) => {
       })
       .catch(() =>
         caches.match(request).then(
-          (kept) => kept || caches.match(new URL(request.url).pathname) || Response.error(),
+          (kept) => kept || caches.match(url.pathname) || Response.error(),
         ),
       ),
   );

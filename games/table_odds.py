@@ -17,7 +17,7 @@ from onefinity.rules.effects import CombatError, fighter
 from onefinity.rules.game import GameState, GameTrooper, game_rules, list_troopers
 from onefinity.rules.hexgrid import standard_board
 from onefinity.rules.lineoffire import Terrain
-from onefinity.rules.map_odds import MapReading, attack_situation, read_map
+from onefinity.rules.map_odds import AttackSituation, MapReading, attack_situation, read_map
 from onefinity.rules.reactions import Watch, reaction_refusal, unseen_reach
 from onefinity.rules.ruleset import CLOSE_COMBAT, SHOOTING, Ruleset
 from onefinity.rules.visibility import board_visibility
@@ -171,16 +171,42 @@ def map_odds(
     if mode == CLOSE_COMBAT and reading.distance != 1:
         odds.error = "Close combat is between troopers in base contact (adjacent hexes)."
         return odds
-    situation = attack_situation(
-        reading,
-        mode,
-        ruleset,
-        rear=choices.get("rear") == "on",
-        charge=choices.get("charge") == "on",
-        target_downed=not target_state.acts and not target_state.removed,
-    )
+    target_downed = not target_state.acts and not target_state.removed
+    for reacting in (True, False) if odds.reaction else (False,):
+        situation = attack_situation(
+            reading,
+            mode,
+            ruleset,
+            rear=choices.get("rear") == "on",
+            charge=choices.get("charge") == "on",
+            target_downed=target_downed,
+            reaction=reacting,
+        )
+        odds.modifiers = _modifier_names(situation, attacker, target, ruleset)
+        try:
+            plan = plan_exchange(
+                side_a.with_situation(situation.attacker_combat, situation.attacker_defense),
+                side_b.with_situation(situation.target_combat, situation.target_defense),
+                Situation(mode, reading.band or "", reacting),
+                ruleset,
+            )
+            odds.result = resolve(plan, ruleset)
+        except (CombatError, CardOddsError) as error:
+            if reacting:
+                # The exchange forbids the reaction (the target's weapon cannot fire at
+                # this band, an effect of its own): the odds without it, and why.
+                odds.reaction, odds.no_reaction = False, str(error).rstrip(".")
+                continue
+            odds.error = str(error)
+        break
+    return odds
+
+
+def _modifier_names(
+    situation: AttackSituation, attacker: GameTrooper, target: GameTrooper, ruleset: Ruleset
+) -> list[str]:
     names = {**ruleset.combat_modifiers, **ruleset.defense_modifiers}
-    odds.modifiers = [
+    return [
         f"{who}: {names[m].name}"
         for who, ids in (
             (attacker.name, situation.attacker_combat + situation.attacker_defense),
@@ -188,17 +214,6 @@ def map_odds(
         )
         for m in ids
     ]
-    try:
-        plan = plan_exchange(
-            side_a.with_situation(situation.attacker_combat, situation.attacker_defense),
-            side_b.with_situation(situation.target_combat, situation.target_defense),
-            Situation(mode, reading.band or "", odds.reaction),
-            ruleset,
-        )
-        odds.result = resolve(plan, ruleset)
-    except (CombatError, CardOddsError) as error:
-        odds.error = str(error)
-    return odds
 
 
 def _specs(game: Game) -> dict[str, Any]:

@@ -232,4 +232,6 @@ def worker(request: HtmxHttpRequest) -> HttpResponse:
     """The service worker, from /games/ so that its scope is every game's page."""
     response = HttpResponse(_WORKER, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
+    # Its scope is the site: a player's rosters and event pages are kept too.
+    response["Service-Worker-Allowed"] = "/"
     return response

@@ -24,7 +24,7 @@ from typing import Any
 from onefinity.rules.effects import fighter, wounds_of
 from onefinity.rules.force import ForceSpec, TrooperSpec, UnitSpec
 from onefinity.rules.hexgrid import Hex
-from onefinity.rules.ruleset import NOT_TAG, GameRules, Ruleset, TrooperState
+from onefinity.rules.ruleset import NOT_TAG, TAG_ONLY, GameRules, Ruleset, TrooperState
 
 SIDES = ("a", "b")
 OFF_TABLE = "off-table"
@@ -353,7 +353,7 @@ def _available(state: GameState, ruleset: Ruleset, action: str, key: str = "") -
 
 
 def _restorer(trooper: GameTrooper, rules: GameRules) -> str:
-    wanted = "tag" if trooper.tag else NOT_TAG
+    wanted = TAG_ONLY if trooper.tag else NOT_TAG
     return next(a for a, whom in rules.restores.items() if whom == wanted)
 
 
@@ -382,8 +382,10 @@ def _hack(state: GameState, step: Step, ruleset: Ruleset) -> GameState:
     _on_table(trooper, rules)
     if trooper.side == state.active:
         raise GameError(f"{hacked.name} is given to an enemy trooper")
-    if trooper.tag != (hacked.targets == "tag"):
-        raise GameError(f"only a {'TAG' if hacked.targets == 'tag' else 'non-TAG'} can be hacked")
+    if trooper.tag != (hacked.targets == TAG_ONLY):
+        raise GameError(
+            f"only a {'TAG' if hacked.targets == TAG_ONLY else 'non-TAG'} can be hacked"
+        )
     if trooper.hacked:
         raise GameError(f"{trooper.name} is already {hacked.name.lower()}")
     if _available(state, ruleset, hacked.by) < 1:
@@ -666,6 +668,6 @@ def problems(state: GameState, ruleset: Ruleset) -> list[str]:
             found.append(f"{t.id}: off the table yet placed, hacked or wounded")
         if t.on_table and rules.state_for(t.wounds).removed and (t.hex or t.hacked):
             found.append(f"{t.id}: out of play yet placed or hacked")
-        if t.hacked and not t.tag:
-            found.append(f"{t.id}: hacked but not a TAG")
+        if t.hacked and t.tag != (rules.hacked.targets == TAG_ONLY):
+            found.append(f"{t.id}: hacked but not of the kind the condition takes")
     return found

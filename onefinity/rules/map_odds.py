@@ -93,8 +93,11 @@ def attack_situation(
     rear: bool = False,
     charge: bool = False,
     target_downed: bool = False,
+    reaction: bool = True,
 ) -> AttackSituation:
-    """The modifiers the map and the players' two answers give each side."""
+    """The modifiers the map and the players' two answers give each side. The attacker's
+    defense counts only against a reaction, the target's combat modifiers only when it
+    attacks (close combat, or a reaction): without one they are left out."""
     combat, defense = ruleset.combat_modifiers, ruleset.defense_modifiers
     attacker_combat = [HIGHER_GROUND] if reading.attacker_higher else []
     if rear:
@@ -107,10 +110,12 @@ def attack_situation(
     attacker_defense = []
     if mode == SHOOTING:
         target_defense = [COVER] * reading.target_in_cover + [HIGHER_GROUND] * reading.target_higher
-        attacker_defense = [COVER] * reading.attacker_in_cover + [
-            HIGHER_GROUND
-        ] * reading.attacker_higher
-    target_combat = [HIGHER_GROUND] if reading.target_higher else []
+        if reaction:
+            attacker_defense = [COVER] * reading.attacker_in_cover + [
+                HIGHER_GROUND
+            ] * reading.attacker_higher
+    target_attacks = mode == CLOSE_COMBAT or reaction
+    target_combat = [HIGHER_GROUND] if reading.target_higher and target_attacks else []
     return AttackSituation(
         attacker_combat=_kept(attacker_combat, combat, mode, "active"),
         attacker_defense=_kept(attacker_defense, defense, mode, "active"),

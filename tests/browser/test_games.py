@@ -211,8 +211,12 @@ def test_steps_taken_offline_are_sent_once_in_order_and_a_stale_one_is_refused(
         a.reload()
         a.wait_for_timeout(100)
     a.reload()
+    a.goto(f"{base}/forces/{mine.pk}/roster/")  # a roster is kept too
+    a.goto(f"{base}{game_url}?trooper={trooper}")
     a.context.set_offline(True)
-    a.reload()
+    a.goto(f"{base}/forces/{mine.pk}/roster/")
+    expect(a.get_by_role("heading", level=1)).to_contain_text("Alice's wardens")
+    a.goto(f"{base}{game_url}?trooper={trooper}")
     expect(a.get_by_role("heading", level=1)).to_contain_text("Alice's wardens")
 
     # Five steps offline: they wait on the phone.
@@ -424,6 +428,7 @@ def test_a_whole_game_of_an_event_round_on_two_phones(
     exact = f"{float(resolve(plan, ruleset).attacker_hits) * 100:.1f}%"
     expect(panel.locator("tr").first).to_contain_text(exact)
     screenshot(a, "game-round-odds")
+    fits_the_phone(a)
 
     # The hacker hacks the TAG; Alpha 3 is downed, and the medic heals it.
     _tap_trooper(a, 0, "Alpha 1")

@@ -249,6 +249,7 @@ def test_the_odds_of_an_attack_come_from_the_placed_troopers_on_the_map(game, al
     ruleset = game.ruleset()
     table = table_spec(game, ruleset)
     standable = sorted(tuple(h) for h in game.state["board"])
+    board = set(standable)
     source = standable[len(standable) // 3]
     readings = {h: read_map(table.board, table.terrain, ruleset, source, h) for h in standable}
     clear = next(h for h, r in readings.items() if r.clear and r.band and r.distance > 2)
@@ -288,6 +289,36 @@ def test_the_odds_of_an_attack_come_from_the_placed_troopers_on_the_map(game, al
         )
         expected = f"{float(resolve(plan, ruleset).attacker_hits) * 100:.1f}%"
         assert f"<td>{expected}</td>" in html
+        # From the rear arc the target does not react, and the odds are still read.
+        rear = a.get(f"/games/{game.code}/", {**query, "rear": "on"}).content.decode()
+        assert "No reaction: the active trooper is in its rear arc" in rear
+        assert "Exact odds of the whole exchange" in rear
+    # Every choice the panel offers, at a few places: odds, or what the map says against.
+    expected = ("Exact odds of the whole exchange", "No line of fire", "base contact")
+    for where in [h for h, r in readings.items() if r.band][:: max(1, len(readings) // 6)]:
+        if (
+            step(b, game, kind="place", trooper=theirs, hex=f"{where[0]},{where[1]}").status_code
+            != 200
+        ):
+            continue
+        for mode in ("shooting", "close-combat"):
+            for extra in ({}, {"rear": "on"}, {"charge": "on"}, {"rear": "on", "charge": "on"}):
+                query = {"trooper": mine, "target": theirs, "mode": mode, **extra}
+                html = a.get(f"/games/{game.code}/", query).content.decode()
+                assert any(words in html for words in expected), (where, query)
+    # In base contact, close combat (and a charge) has its odds.
+    q, r = source
+    contact = next(h for h in ((q + 1, r), (q - 1, r), (q, r + 1), (q, r - 1)) if h in board)
+    assert (
+        step(b, game, kind="place", trooper=theirs, hex=f"{contact[0]},{contact[1]}").status_code
+        == 200
+    )
+    for extra in ({}, {"charge": "on"}):
+        query = {"trooper": mine, "target": theirs, "mode": "close-combat", **extra}
+        assert (
+            "Exact odds of the whole exchange"
+            in a.get(f"/games/{game.code}/", query).content.decode()
+        )
 
 
 _junk = st.one_of(
@@ -316,3 +347,17 @@ def test_any_steps_answer_200_400_or_409_and_the_state_and_log_read_back(game, a
     assert current["version"] == Game.objects.get(pk=game.pk).steps.count()
     assert a.get(f"/games/{game.code}/log.json").status_code == 200
     assert a.get(f"/games/{game.code}/").status_code == 200
+
+
+def test_two_phones_racing_with_the_same_version_one_wins_and_one_is_told(game, alice, bob):
+    """Both requests loaded the game before either wrote: the compare-and-swap lets one
+    through, the other is a 409 and adds nothing to the log."""
+    from games import playing
+
+    phone_a, phone_b = Game.objects.get(pk=game.pk), Game.objects.get(pk=game.pk)
+    playing.take_step(phone_a, alice, 0, {"kind": "first", "side": "a"})
+    with pytest.raises(playing.StaleGame):
+        playing.take_step(phone_b, bob, 0, {"kind": "first", "side": "b"})
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.version == 1 and stored.steps.count() == 1
+    assert stored.game_state().active == "a"

@@ -344,6 +344,15 @@ def test_the_map_gives_the_band_line_of_fire_cover_and_higher_ground():
         "charging"
         not in attack_situation(open_reading, "shooting", RULESET, charge=True).attacker_combat
     )
+    # Without a reaction the attacker defends against nothing, and the target attacks not.
+    higher = replace(
+        open_reading, attacker_higher=False, target_higher=True, attacker_in_cover=True
+    )
+    reacting = attack_situation(higher, "shooting", RULESET)
+    assert reacting.attacker_defense == ("cover",) and reacting.target_combat == ("higher-ground",)
+    calm = attack_situation(higher, "shooting", RULESET, reaction=False)
+    assert calm.attacker_defense == () and calm.target_combat == ()
+    assert calm.target_defense == ("cover", "higher-ground")
 
     walled = kinds | {board.index[wall]: "blocking"}
     reading = read_map(board, walled, RULESET, attacker, target)

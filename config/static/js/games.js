@@ -12,7 +12,7 @@
   const shown = document.getElementById("offline-queue");
 
   if ("serviceWorker" in navigator && game.dataset.worker) {
-    navigator.serviceWorker.register(game.dataset.worker, { scope: "/games/" }).catch(() => {});
+    navigator.serviceWorker.register(game.dataset.worker, { scope: "/" }).catch(() => {});
   }
 
   function load() {
@@ -149,6 +149,13 @@
   document.addEventListener("htmx:sendError", (event) => {
     const form = event.detail.elt;
     if (form instanceof HTMLFormElement && form.hasAttribute("data-step")) enqueue(form, null);
+  });
+  // Keyboard: a button the step disabled (its action now costs too much) cannot take the
+  // focus back after the region is drawn again; the turn's heading takes it instead.
+  document.addEventListener("htmx:afterSettle", () => {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const heading = document.getElementById("chosen-heading") || document.getElementById("turn-heading");
+    if (heading) heading.focus({ preventScroll: true });
   });
   window.addEventListener("online", flush);
   show();
