@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
@@ -26,6 +26,23 @@ class JobRefused(Exception):
 
 class JobCancelled(Exception):
     """Its owner stopped the job while it ran (raised at the run's next step)."""
+
+
+class JobSuperseded(Exception):
+    """Another run holds the job now: this one was taken for lost (a worker frozen past
+    JOB_LOST_SECONDS) and the job queued again. Raised at its next step; it stops and
+    touches nothing, so the job is never made by two runs at once."""
+
+
+def this_run(job: Job) -> Any:
+    """The job's row while this run holds it: running, under the task id it claimed."""
+    return type(job).objects.filter(pk=job.pk, state="running", task_id=job.task_id)
+
+
+def lost_hold(job: Job) -> Exception:
+    """Why this run no longer holds the job: stopped by its owner, or taken up by another."""
+    state = type(job).objects.filter(pk=job.pk).values_list("state", flat=True).first()
+    return JobCancelled() if state in (None, "failed") else JobSuperseded()
 
 
 @dataclass(frozen=True)
@@ -53,9 +70,10 @@ class Progress:
         if now - self.written < self.EVERY and done < total:
             return
         self.written = now
-        running = type(self.job).objects.filter(pk=self.job.pk, state="running")
-        if not running.update(steps_done=min(done, total), steps_total=total, beat=timezone.now()):
-            raise JobCancelled
+        if not this_run(self.job).update(
+            steps_done=min(done, total), steps_total=total, beat=timezone.now()
+        ):
+            raise lost_hold(self.job)
         self.job.steps_done, self.job.steps_total = min(done, total), total
 
 

@@ -47,7 +47,17 @@ from django_tasks import TaskContext, task
 from accounts import attempts
 from accounts.ownership import owned, owner_fields
 from jobs import queue_records
-from jobs.kinds import JobCancelled, JobKind, JobOutput, JobRefused, Progress, job_kind
+from jobs.kinds import (
+    JobCancelled,
+    JobKind,
+    JobOutput,
+    JobRefused,
+    JobSuperseded,
+    Progress,
+    job_kind,
+    lost_hold,
+    this_run,
+)
 from jobs.models import Job, JobFile, beat_every
 
 logger = logging.getLogger(__name__)
@@ -302,7 +312,7 @@ def run(job_id: int, worker: str = "", task_id: str = "") -> RunFailed | None:
     if kind is None:
         return _fail(job, "This kind of job is no longer made here.")
     try:
-        with time_limit(kind.time_limit), heartbeat(job.pk):
+        with time_limit(kind.time_limit), heartbeat(job):
             output = kind.run(job, Progress(job))
             return _finish(job, output, kind)
     except JobRefused as refusal:
@@ -310,6 +320,8 @@ def run(job_id: int, worker: str = "", task_id: str = "") -> RunFailed | None:
     except JobCancelled:
         JobFile.objects.filter(job=job).delete()
         return RunFailed("Stopped by its owner.")
+    except JobSuperseded:
+        return RunFailed("Taken for lost and queued again; another run makes it.")
     except JobTimeLimit:
         JobFile.objects.filter(job=job).delete()
         return _fail(
@@ -354,11 +366,13 @@ def _finish(job: Job, output: JobOutput | None, kind: JobKind) -> RunFailed | No
     the job is done."""
     job.keep_until(kind.keep_days)
     done = {"state": Job.State.DONE, "finished": timezone.now(), "expires": job.expires}
-    running = Job.objects.filter(pk=job.pk, state=Job.State.RUNNING)
+    running = this_run(job)
     if output is None:
         running.update(error="", **done, **_PLACES_FREED)
         return None
     limit = settings.JOB_FILES_BYTES_PER_OWNER
+    if not running.update(beat=timezone.now()):
+        raise lost_hold(job)
     JobFile.objects.filter(job=job).delete()  # what an earlier, lost run wrote
     size = 0
     for index, part in enumerate(_parts(output.content)):
@@ -370,7 +384,7 @@ def _finish(job: Job, output: JobOutput | None, kind: JobKind) -> RunFailed | No
             )
         JobFile.objects.create(job=job, index=index, content=part)
         if not running.update(beat=timezone.now()):
-            raise JobCancelled
+            raise lost_hold(job)
     with transaction.atomic():
         _make_room(job, size)
         finished = running.update(
@@ -381,8 +395,8 @@ def _finish(job: Job, output: JobOutput | None, kind: JobKind) -> RunFailed | No
             **done,
             **_PLACES_FREED,
         )
-    if not finished:
-        raise JobCancelled
+        if not finished:  # stopped or taken up meanwhile: the room made is not taken
+            raise lost_hold(job)
     return None
 
 
@@ -463,7 +477,7 @@ def forget_expired(jobs: Any) -> None:
 
 
 @contextlib.contextmanager
-def heartbeat(job_id: int) -> Iterator[None]:
+def heartbeat(job: Job) -> Iterator[None]:
     """While a run lasts, a thread of its own writes the row's ``beat`` every sixth of
     JOB_LOST_SECONDS (5 s by default): a step longer than that (a large PDF on a busy
     machine) is not taken for a lost worker and queued again beside the run still making
@@ -474,13 +488,13 @@ def heartbeat(job_id: int) -> Iterator[None]:
     def beating() -> None:
         try:
             while not stop.wait(every):
-                Job.objects.filter(pk=job_id, state=Job.State.RUNNING).update(beat=timezone.now())
+                this_run(job).update(beat=timezone.now())
         except Exception:  # the run goes on; at worst the sweep finds it silent
-            logger.exception("the heartbeat of job %s failed", job_id)
+            logger.exception("the heartbeat of job %s failed", job.pk)
         finally:
             connection.close()
 
-    thread = threading.Thread(target=beating, name=f"job-{job_id}-heartbeat", daemon=True)
+    thread = threading.Thread(target=beating, name=f"job-{job.pk}-heartbeat", daemon=True)
     thread.start()
     try:
         yield
