@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
-from events import live, play, printing
+from events import live, printing, reading
 from events.checking import check_for_event, event_ruleset, ruleset_shipped
 from events.loaders import (
     Membership,
@@ -140,7 +140,7 @@ def _entry_context(request: HtmxHttpRequest, entry: Entry, **extra: Any) -> dict
         "entry": entry,
         "faction": faction.name if faction else entry.faction,
         "offered": [] if entry.locked else _offered(request, event),
-        **play.my_page(event, entry, _my_rounds(event, entry)),
+        **reading.my_page(event, entry, _my_rounds(event, entry)),
         "new_list_form": NewForceForm(initial={"name": f"{event.name} list"[:120]}),
         "list_deleted": entry.submitted and entry.force_id is None,
         "live_token": live.live_token(event.pk),
@@ -343,7 +343,7 @@ def published_rounds(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
                 ],
             }
         )
-    play.add_results(event, shown)
+    reading.add_results(event, shown)
     return render(
         request,
         "events/rounds.html",
