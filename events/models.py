@@ -366,15 +366,17 @@ class Entry(EventVersioned):
         document = dict(self.document) if isinstance(self.document, dict) else self.document
         if isinstance(document, dict) and "name" in document:
             document["name"] = f"List of {name.lower()}"
-        Entry.objects.filter(pk=self.pk).update(
-            player=None,
-            force=None,
-            departed_name=name,
-            departed_at=timezone.now(),
-            document=document,
-            list_name=f"List of {name.lower()}" if self.list_name else "",
-            version=F("version") + 1,
-        )
+        with transaction.atomic():
+            held = Entry.objects.select_for_update().get(pk=self.pk)
+            held.swap(
+                held.version,
+                player=None,
+                force=None,
+                departed_name=name,
+                departed_at=timezone.now(),
+                document=document,
+                list_name=f"List of {name.lower()}" if self.list_name else "",
+            )
 
     @property
     def submitted(self) -> bool:
