@@ -640,6 +640,9 @@ def my_games(
         number = row["round"].number
         row["bye"] = any(b.entry_id == entry.pk for b in play.byes.get(number, []))
         row["bye_vp"] = play.swiss.bye_vp
+        # Open: results still change (and the round's clock shows, a bye's player too).
+        row["open"] = not play.closed(number)
+        row["closed_words"] = closed_words(play, number) if not row["open"] else ""
         pairing = row.get("pairing")
         if pairing is None:
             continue
@@ -648,8 +651,6 @@ def my_games(
         found = next((p for p in play.pairings.get(number, []) if p.pk == pairing.pk), None)
         result = result_of(found) if found is not None else None
         side_a = pairing.player_a_id == entry.pk
-        row["open"] = not play.closed(number)
-        row["closed_words"] = closed_words(play, number) if not row["open"] else ""
         row["result"] = result
         if result is None:
             continue
