@@ -505,6 +505,7 @@ def swap_tables(event: Event, number: int, first: int, second: int, expected: in
         if round_.version != expected:
             raise stale_round(number)
         play = EventPlay(event, with_tables=True)
+        _results_still_open(play, number)  # a settled round's games stay where they were played
         limit = round_.table_count or MAX_TABLES_PER_ROUND
         if first == second:
             raise EventRefusal("Choose two different tables.")

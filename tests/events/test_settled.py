@@ -249,3 +249,15 @@ def test_a_report_crossing_the_opponents_since_the_page_was_drawn_is_refused(
         == 302
     )
     assert Result.objects.get(pairing=game).confirmed
+
+
+def test_a_closed_rounds_games_stay_at_their_tables(organizer_client, event, six):
+    play_round(organizer_client, event, 1)
+    close(organizer_client, event, 1)
+    before = [(p.table, p.player_a_id) for p in games(event, 1)]
+    response = organizer_client.post(
+        f"/events/{event.pk}/rounds/1/swap/",
+        {"kind": "tables", "first": 1, "second": 2, "version": version_of(event, 1)},
+    )
+    assert response.status_code == 400 and "settled" in response.content.decode()
+    assert [(p.table, p.player_a_id) for p in games(event, 1)] == before
