@@ -425,90 +425,93 @@ class EventPlay:
             seated |= {p.player_a_id, p.player_b_id}
         return [e for pk, e in self.entries.items() if pk not in seated]
 
-    def _own_name(self, round_: Round, table: int) -> str:
+    def own_name(self, round_: Round, table: int) -> str:
         name = round_.table_name(table) if self.with_tables else ""
         return "" if name == f"Table {table}" else name
 
     def last_paired(self) -> int:
         return max((n for n in self.rounds if self.paired(n)), default=0)
 
-    def pairings_document(self, number: int) -> dict[str, Any]:
-        """The contract's pairings.json: every game by table, then the byes."""
-        rows: list[dict[str, Any]] = [
-            {"table": p.table, "a": self.name(p.player_a_id), "b": self.name(p.player_b_id)}
-            for p in self.pairings.get(number, [])
-        ]
-        rows += [
-            {"table": None, "a": self.name(b.entry_id), "b": None}
-            for b in self.byes.get(number, [])
-        ]
-        ends_at = self.rounds[number].ends_at if number in self.rounds else None
-        return {
-            "round": number,
-            "pairings": rows,
-            "ends_at": ends_at.isoformat() if ends_at is not None else None,
-        }
 
-    def standings_document(self) -> dict[str, Any]:
-        """The contract's standings.json."""
-        return {
-            "rounds_played": self.rounds_played(),
-            "standings": [
-                {
-                    "rank": row.standing.rank,
-                    "player": row.name,
-                    "wins": row.standing.wins,
-                    "draws": row.standing.draws,
-                    "losses": row.standing.losses,
-                    "vp": row.standing.vp,
-                    "sos": row.standing.sos,
-                }
-                for row in self.standings()
-            ],
-        }
+# --- The contract's documents, and a player's history ----------------------------------------
 
-    def history(self, entry_id: int, published_only: bool) -> list[dict[str, Any]]:
-        """A player's rounds: opponent, side, table, result."""
-        rows = []
-        for number, round_ in self.rounds.items():
-            if published_only and not round_.published:
-                continue
-            for bye in self.byes.get(number, []):
-                if bye.entry_id == entry_id:
-                    rows.append(
-                        {
-                            "round": number,
-                            "bye": True,
-                            "outcome": "bye",
-                            "vp": self.swiss.bye_vp,
-                        }
-                    )
-            for p in self.pairings.get(number, []):
-                if entry_id not in (p.player_a_id, p.player_b_id):
-                    continue
-                side_a = p.player_a_id == entry_id
-                result = result_of(p)
-                row: dict[str, Any] = {
-                    "round": number,
-                    "bye": False,
-                    "opponent": self.entries.get(p.player_b_id if side_a else p.player_a_id),
-                    "side": "A" if side_a else "B",
-                    "table": p.table,
-                    "table_name": self._own_name(round_, p.table),
-                    "outcome": "pending",
-                }
-                if result is not None and result.confirmed:
-                    assert result.a_vp is not None and result.b_vp is not None
-                    mine, theirs = (
-                        (result.a_vp, result.b_vp) if side_a else (result.b_vp, result.a_vp)
-                    )
-                    row |= {
-                        "vp": mine,
-                        "vp_against": theirs,
-                        "outcome": "win" if mine > theirs else "loss" if mine < theirs else "draw",
+
+def pairings_document(play: EventPlay, number: int) -> dict[str, Any]:
+    """The contract's pairings.json: every game by table, then the byes."""
+    rows: list[dict[str, Any]] = [
+        {"table": p.table, "a": play.name(p.player_a_id), "b": play.name(p.player_b_id)}
+        for p in play.pairings.get(number, [])
+    ]
+    rows += [
+        {"table": None, "a": play.name(b.entry_id), "b": None} for b in play.byes.get(number, [])
+    ]
+    ends_at = play.rounds[number].ends_at if number in play.rounds else None
+    return {
+        "round": number,
+        "pairings": rows,
+        "ends_at": ends_at.isoformat() if ends_at is not None else None,
+    }
+
+
+def standings_document(play: EventPlay) -> dict[str, Any]:
+    """The contract's standings.json."""
+    return {
+        "rounds_played": play.rounds_played(),
+        "standings": [
+            {
+                "rank": row.standing.rank,
+                "player": row.name,
+                "wins": row.standing.wins,
+                "draws": row.standing.draws,
+                "losses": row.standing.losses,
+                "vp": row.standing.vp,
+                "sos": row.standing.sos,
+            }
+            for row in play.standings()
+        ],
+    }
+
+
+def history(play: EventPlay, entry_id: int, published_only: bool) -> list[dict[str, Any]]:
+    """A player's rounds: opponent, side, table, result."""
+    rows = []
+    for number, round_ in play.rounds.items():
+        if published_only and not round_.published:
+            continue
+        for bye in play.byes.get(number, []):
+            if bye.entry_id == entry_id:
+                rows.append(
+                    {
+                        "round": number,
+                        "bye": True,
+                        "outcome": "bye",
+                        "vp": play.swiss.bye_vp,
                     }
-                rows.append(row)
-        return rows
+                )
+        for p in play.pairings.get(number, []):
+            if entry_id not in (p.player_a_id, p.player_b_id):
+                continue
+            side_a = p.player_a_id == entry_id
+            result = result_of(p)
+            row: dict[str, Any] = {
+                "round": number,
+                "bye": False,
+                "opponent": play.entries.get(p.player_b_id if side_a else p.player_a_id),
+                "side": "A" if side_a else "B",
+                "table": p.table,
+                "table_name": play.own_name(round_, p.table),
+                "outcome": "pending",
+            }
+            if result is not None and result.confirmed:
+                assert result.a_vp is not None and result.b_vp is not None
+                mine, theirs = (result.a_vp, result.b_vp) if side_a else (result.b_vp, result.a_vp)
+                row |= {
+                    "vp": mine,
+                    "vp_against": theirs,
+                    "outcome": "win" if mine > theirs else "loss" if mine < theirs else "draw",
+                }
+            rows.append(row)
+    return rows
 
 
 def closed_words(play: EventPlay, number: int) -> str:

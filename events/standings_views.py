@@ -141,7 +141,7 @@ def standings_publish(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
 def standings_json(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     """The contract: rounds played, and the standings in order, ranks 1 to n."""
     _, standings = _readable(request, event_id)
-    return JsonResponse(standings.standings_document())
+    return JsonResponse(reading.standings_document(standings))
 
 
 CSV_COLUMNS = (
@@ -226,7 +226,7 @@ def player_history(request: HtmxHttpRequest, event_id: int, entry_id: int) -> Ht
             "event": event,
             "entry": entry,
             "row": row,
-            "games": standings.history(entry_id, published_only=not membership.organizer),
+            "games": reading.history(standings, entry_id, published_only=not membership.organizer),
             "organizer": membership.organizer,
             "mine": mine,
             "bye_vp": standings.swiss.bye_vp,

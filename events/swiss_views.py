@@ -88,7 +88,7 @@ def pairings_json(request: HtmxHttpRequest, event_id: int, round_number: int) ->
     round_ = get_round(membership.event, round_number)
     if not membership.organizer and not round_.published:
         raise Http404("Not published")
-    document = reading.EventPlay(membership.event).pairings_document(round_number)
+    document = reading.pairings_document(reading.EventPlay(membership.event), round_number)
     return JsonResponse(document)
 
 
