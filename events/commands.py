@@ -81,6 +81,43 @@ def _results_still_open(play: EventPlay, number: int) -> None:
         )
 
 
+def _tables_source(locked: dict[int, Round], number: int) -> Round | None:
+    """The round whose tables round ``number`` is played on: its own, else the latest
+    earlier round's."""
+    if locked[number].table_names:
+        return locked[number]
+    return next((locked[n] for n in range(number - 1, 0, -1) if locked[n].table_names), None)
+
+
+def _table_keys(play: EventPlay, number: int, source: Round | None, players: int) -> list[str]:
+    """What identifies each table the round may use; EventRefusal when there are too few."""
+    count = source.table_count if source is not None else 0
+    needed = players // 2
+    if count and count < needed:
+        raise EventRefusal(
+            f"{plural(players, 'player')} make {plural(needed, 'game')}, and round "
+            f"{number} has {plural(count, 'table')}: attach a pack or saved "
+            f"tables of at least {needed} (or type the pairings yourself)."
+        )
+    if needed > MAX_TABLES_PER_ROUND:
+        raise EventRefusal(f"A round has at most {MAX_TABLES_PER_ROUND} games.")
+    if source is None:
+        return [number_key(n) for n in range(1, needed + 1)]
+    return play.use_tables(number, [str(k) for k in source.table_keys])
+
+
+def _copied_tables(source: Round, tables_from: str) -> dict[str, Any]:
+    """The columns of a round taking ``source``'s tables: the documents copied inside the
+    database (the painted boards are never read here), their names, keys and size."""
+    return {
+        "tables": Subquery(Round.objects.filter(pk=source.pk).values("tables")[:1]),
+        "table_names": source.table_names,
+        "table_keys": source.table_keys,
+        "tables_bytes": source.tables_bytes,
+        "tables_source": f"{tables_from}'s tables"[:200],
+    }
+
+
 def pair(event: Event, number: int, expected: int) -> Paired:
     """Pair round ``number`` by the Swiss system, replacing its pairings and bye if it has
     no result yet. EventRefusal (nothing saved) when it cannot be paired now; StaleEvent
@@ -96,30 +133,11 @@ def pair(event: Event, number: int, expected: int) -> Paired:
         if problem:
             raise EventRefusal(problem)
         active = play.active(number)
-        # The round's own tables, else the latest earlier round's (copied in the database:
-        # the painted boards are never read here, only their names and keys).
-        source = round_ if round_.table_names else None
-        for earlier in range(number - 1, 0, -1):
-            if source is None and locked[earlier].table_names:
-                source = locked[earlier]
+        source = _tables_source(locked, number)
         tables_from = (
             f"round {source.number}" if source is not None and source is not round_ else ""
         )
-        count = source.table_count if source is not None else 0
-        needed = len(active) // 2
-        if count and count < needed:
-            raise EventRefusal(
-                f"{plural(len(active), 'player')} make {plural(needed, 'game')}, and round "
-                f"{number} has {plural(count, 'table')}: attach a pack or saved "
-                f"tables of at least {needed} (or type the pairings yourself)."
-            )
-        if needed > MAX_TABLES_PER_ROUND:
-            raise EventRefusal(f"A round has at most {MAX_TABLES_PER_ROUND} games.")
-        keys = (
-            play.use_tables(number, [str(k) for k in source.table_keys])
-            if source is not None
-            else [number_key(n) for n in range(1, needed + 1)]
-        )
+        keys = _table_keys(play, number, source, len(active))
         seeding = [pk for pk in play.swiss.seeding if isinstance(pk, int)]
         try:
             draw = pair_round(
@@ -148,13 +166,7 @@ def pair(event: Event, number: int, expected: int) -> Paired:
                 held.swap(held.version, closed_at=timezone.now())
         fields: dict[str, Any] = {"published": False}
         if source is not None and tables_from:
-            fields |= {
-                "tables": Subquery(Round.objects.filter(pk=source.pk).values("tables")[:1]),
-                "table_names": source.table_names,
-                "table_keys": source.table_keys,
-                "tables_bytes": source.tables_bytes,
-                "tables_source": f"{tables_from}'s tables"[:200],
-            }
+            fields |= _copied_tables(source, tables_from)
         was_published = round_.published
         round_.swap(expected, **fields)
         if tables_from:
