@@ -261,3 +261,17 @@ def test_a_closed_rounds_games_stay_at_their_tables(organizer_client, event, six
     )
     assert response.status_code == 400 and "settled" in response.content.decode()
     assert [(p.table, p.player_a_id) for p in games(event, 1)] == before
+
+
+def test_a_player_who_leaves_before_playing_their_next_game_is_not_paired_in_it(
+    organizer_client, event, six
+):
+    play_round(organizer_client, event, 1)
+    pair(organizer_client, event, 2)
+    leaver = games(event, 2)[0].player_a
+    assert client_of(leaver).post(f"/events/{event.pk}/me/leave/").status_code == 302
+    leaver.refresh_from_db()
+    assert leaver.drop.after_round == 1  # their round-1 game stays; round 2 is not theirs
+    pair(organizer_client, event, 2)  # paired again without them
+    seated = {e for p in games(event, 2) for e in (p.player_a_id, p.player_b_id)}
+    assert leaver.pk not in seated
