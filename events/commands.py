@@ -439,6 +439,42 @@ def _editable(play: EventPlay, pairing: Pairing | None) -> None:
         )
 
 
+def _two_players(play: EventPlay, first: str, second: str) -> tuple[int, int]:
+    """The two players a swap names, by name; EventRefusal saying which is unknown."""
+    keys = []
+    for typed in (first, second):
+        key = play.by_name(typed)
+        if key is None:
+            shown = typed.strip()[:40]
+            raise EventRefusal(
+                f"No registered player is called {shown!r}."
+                if shown
+                else "Name the two players to swap."
+            )
+        keys.append(key)
+    if keys[0] == keys[1]:
+        raise EventRefusal("Choose two different players to swap.")
+    return keys[0], keys[1]
+
+
+def _seat_of(play: EventPlay, number: int, entry_id: int) -> tuple[Pairing | None, Bye | None]:
+    """The player's game or bye in round ``number`` (neither: no seat)."""
+    for p in play.pairings.get(number, []):
+        if entry_id in (p.player_a_id, p.player_b_id):
+            return p, None
+    for b in play.byes.get(number, []):
+        if b.entry_id == entry_id:
+            return None, b
+    return None, None
+
+
+def _put(pairing: Pairing, leaving: int, coming: int) -> None:
+    if pairing.player_a_id == leaving:
+        pairing.player_a_id = coming
+    else:
+        pairing.player_b_id = coming
+
+
 def swap_players(event: Event, number: int, first: str, second: str, expected: int) -> list[str]:
     """Exchange two players' seats in round ``number`` (a game's side, the bye, or no seat
     at all); the warnings the new seats give (rematches, repeated tables, a second bye)."""
@@ -448,31 +484,11 @@ def swap_players(event: Event, number: int, first: str, second: str, expected: i
             raise stale_round(number)
         play = EventPlay(event, with_tables=True)
         _results_still_open(play, number)
-        keys = []
-        for typed in (first, second):
-            key = play.by_name(typed)
-            if key is None:
-                shown = typed.strip()[:40]
-                raise EventRefusal(
-                    f"No registered player is called {shown!r}."
-                    if shown
-                    else "Name the two players to swap."
-                )
-            keys.append(key)
-        one, two = keys
-        if one == two:
-            raise EventRefusal("Choose two different players to swap.")
-
-        def seat(entry_id: int) -> tuple[Pairing | None, Bye | None]:
-            for p in play.pairings.get(number, []):
-                if entry_id in (p.player_a_id, p.player_b_id):
-                    return p, None
-            for b in play.byes.get(number, []):
-                if b.entry_id == entry_id:
-                    return None, b
-            return None, None
-
-        (game_one, bye_one), (game_two, bye_two) = seat(one), seat(two)
+        one, two = _two_players(play, first, second)
+        (game_one, bye_one), (game_two, bye_two) = (
+            _seat_of(play, number, one),
+            _seat_of(play, number, two),
+        )
         _editable(play, game_one)
         _editable(play, game_two)
         if not (game_one or bye_one or game_two or bye_two):
@@ -480,12 +496,6 @@ def swap_players(event: Event, number: int, first: str, second: str, expected: i
                 f"Neither {play.name(one)} nor {play.name(two)} plays in round {number}: pair "
                 "the round again to include them."
             )
-
-        def put(pairing: Pairing, leaving: int, coming: int) -> None:
-            if pairing.player_a_id == leaving:
-                pairing.player_a_id = coming
-            else:
-                pairing.player_b_id = coming
 
         if bye_one is not None and bye_two is not None:
             raise EventRefusal(f"{play.name(one)} and {play.name(two)} both have a bye.")
@@ -495,7 +505,7 @@ def swap_players(event: Event, number: int, first: str, second: str, expected: i
         else:
             for game, leaving, coming in ((game_one, one, two), (game_two, two, one)):
                 if game is not None:
-                    put(game, leaving, coming)
+                    _put(game, leaving, coming)
                     game.save(update_fields=["player_a", "player_b"])
             for bye, coming in ((bye_one, two), (bye_two, one)):
                 if bye is not None:
@@ -650,3 +660,61 @@ def replace_pairings(
                 Bye(round=round_, entry_id=row.player_a) for row in rows if row.player_b is None
             )
             round_.swap(round_.version)
+
+
+# --- Leaving, and the organizer removing a player --------------------------------------------
+
+
+def played_rounds(entry: Entry) -> list[int]:
+    """The rounds in which this player has a game with a result (reported or entered) or a
+    bye: what the standings hold of them."""
+    games = (
+        Result.objects.filter(Q(pairing__player_a=entry) | Q(pairing__player_b=entry))
+        .filter(
+            Q(a_vp__isnull=False)
+            | Q(a_reports_a_vp__isnull=False)
+            | Q(b_reports_a_vp__isnull=False)
+        )
+        .values_list("pairing__round__number", flat=True)
+    )
+    byes = Bye.objects.filter(entry=entry).values_list("round__number", flat=True)
+    return sorted(set(games) | set(byes))
+
+
+def leave(entry: Entry) -> bool:
+    """The player leaves the event. An entry that has played nothing goes (with any pairing
+    not yet played: the organizer pairs that round again); one that has played stays with
+    the event as a departed player, dropped after their last round played, so that nobody's
+    game or result goes with it (True)."""
+    with transaction.atomic():
+        Event.objects.select_for_update().filter(pk=entry.event_id).first()
+        held = Entry.objects.select_for_update().get(pk=entry.pk)
+        if held.locked:
+            raise EventRefusal(
+                "Your entry is locked: ask the organizer if you cannot come after all."
+            )
+        played = played_rounds(held)
+        if not played:
+            held.delete()
+            return False
+        Drop.objects.update_or_create(
+            entry=held, defaults={"after_round": played[-1], "by_player": True}
+        )
+        held.depart()
+        return True
+
+
+def remove_player(entry: Entry) -> None:
+    """The organizer takes the player out of the event, with their pairings; refused
+    (nothing changed) once a game of theirs has a result: their opponents' results would go
+    with it."""
+    with transaction.atomic():
+        Event.objects.select_for_update().filter(pk=entry.event_id).first()
+        played = Result.objects.filter(Q(pairing__player_a=entry) | Q(pairing__player_b=entry))
+        if played.exists():
+            raise EventRefusal(
+                f"{entry.player_name} has played: removing them would take their games out "
+                "of their opponents' results. Nothing was changed: drop them instead (open "
+                "their name on the standings)."
+            )
+        Entry.objects.filter(pk=entry.pk).delete()

@@ -15,7 +15,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
-from events import live, printing, reading
+from events import commands, live, printing, reading
 from events.checking import check_for_event, event_ruleset, ruleset_shipped
 from events.loaders import (
     Membership,
@@ -264,7 +264,7 @@ def withdraw(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
 def leave(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     entry = my_entry(request, event_id)
     try:
-        kept = entry.leave()
+        kept = commands.leave(entry)
     except EventRefusal as refusal:
         messages.error(request, str(refusal))
         return redirect("events:me", event_id)

@@ -545,59 +545,7 @@ class Entry(EventVersioned):
             entry.swap(entry.version, **fields)  # the row is held
         self._apply(fields)
 
-    def played_rounds(self) -> list[int]:
-        """The rounds in which this player has a game with a result (reported or entered)
-        or a bye: what the standings hold of them."""
-        games = (
-            Result.objects.filter(Q(pairing__player_a=self) | Q(pairing__player_b=self))
-            .filter(
-                Q(a_vp__isnull=False)
-                | Q(a_reports_a_vp__isnull=False)
-                | Q(b_reports_a_vp__isnull=False)
-            )
-            .values_list("pairing__round__number", flat=True)
-        )
-        byes = Bye.objects.filter(entry=self).values_list("round__number", flat=True)
-        return sorted(set(games) | set(byes))
-
-    def leave(self) -> bool:
-        """The player leaves the event. An entry that has played nothing goes (with any
-        pairing not yet played: the organizer pairs that round again); one that has played
-        stays with the event as a departed player, dropped after their last round played,
-        so that nobody's game or result goes with it (True)."""
-        with transaction.atomic():
-            Event.objects.select_for_update().filter(pk=self.event_id).first()
-            entry = Entry.objects.select_for_update().get(pk=self.pk)
-            if entry.locked:
-                raise EventRefusal(
-                    "Your entry is locked: ask the organizer if you cannot come after all."
-                )
-            played = entry.played_rounds()
-            if not played:
-                entry.delete()
-                return False
-            Drop.objects.update_or_create(
-                entry=entry, defaults={"after_round": played[-1], "by_player": True}
-            )
-            entry.depart()
-            return True
-
-    # --- what the organizer does to one entry --------------------------------------------
-
-    def remove(self) -> None:
-        """The organizer takes the player out of the event, with their pairings; refused
-        (nothing changed) once a game of theirs has a result: their opponents' results
-        would go with it."""
-        with transaction.atomic():
-            Event.objects.select_for_update().filter(pk=self.event_id).first()
-            played = Result.objects.filter(Q(pairing__player_a=self) | Q(pairing__player_b=self))
-            if played.exists():
-                raise EventRefusal(
-                    f"{self.player_name} has played: removing them would take their games out "
-                    "of their opponents' results. Nothing was changed: drop them instead "
-                    "(open their name on the standings)."
-                )
-            Entry.objects.filter(pk=self.pk).delete()
+    # --- what the organizer does to one entry (leaving and removing: events.commands) -----
 
     def lock(self) -> None:
         with transaction.atomic():
