@@ -261,6 +261,9 @@ class SignupRoute:
     key: str
     limit: int
     name: str
+    # The most accounts one address makes through such routes in the window (one event's
+    # places): a venue's hall fits, and making events does not multiply accounts.
+    address_limit: int = 0
 
 
 # Readers of the page a sign-up is going to (its ``next``), registered by the apps that
@@ -297,6 +300,11 @@ def sign_up(request: HttpRequest, route: SignupRoute | None = None) -> Refusal |
             kind=Attempt.Kind.SIGNUP, account=record.account, at__gt=now - window
         ).exclude(pk=record.pk)
         wait = _wait_for_window(made, route.limit, window, now)
+        if not wait and route.address_limit:
+            from_here = Attempt.objects.filter(
+                kind=Attempt.Kind.SIGNUP, address=record.address, at__gt=now - window
+            ).exclude(pk=record.pk)
+            wait = _wait_for_window(from_here, route.address_limit, window, now)
         if not wait:
             return None
         record.delete()

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db.models import Count
 
-from events import play, printing
+from events import printing, reading
 from events.checking import event_ruleset, ruleset_shipped, shipped_rulesets
 from events.models import MAX_ENTRIES, Entry, Event, Round
 
@@ -124,7 +124,7 @@ def organizer_dashboard(event: Event, show: str) -> dict[str, Any]:
     # Each round with its count of pairings, in one query.
     rounds = list(event.rounds.defer("tables").annotate(pairing_count=Count("pairings")))
     counts = {round_.number: round_.pairing_count for round_ in rounds}
-    swiss = play.dashboard(event, rounds)
+    swiss = reading.dashboard(event, rounds)
     locked = [r.entry for r in rows if r.entry.locked and r.entry.submitted]
     return {
         "event": event,

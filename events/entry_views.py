@@ -11,10 +11,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
-from events import live, play, printing
+from events import commands, live, printing, reading
 from events.checking import check_for_event, event_ruleset, ruleset_shipped
 from events.loaders import (
     Membership,
@@ -140,7 +141,7 @@ def _entry_context(request: HtmxHttpRequest, entry: Entry, **extra: Any) -> dict
         "entry": entry,
         "faction": faction.name if faction else entry.faction,
         "offered": [] if entry.locked else _offered(request, event),
-        **play.my_page(event, entry, _my_rounds(event, entry)),
+        **reading.my_page(event, entry, _my_rounds(event, entry)),
         "new_list_form": NewForceForm(initial={"name": f"{event.name} list"[:120]}),
         "list_deleted": entry.submitted and entry.force_id is None,
         "live_token": live.live_token(event.pk),
@@ -228,10 +229,19 @@ def new_list(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     force = Force.create_from_spec(
         spec, ruleset.version, event.points_limit, **owner_fields(request, Force)
     )
+    # The way back: a link in the message the list's editor shows first (the message keeps
+    # its markup through the messages' storage; every name in it is escaped).
     messages.success(
         request,
-        f"{force.name} is started at {event.points_limit} points. When it is ready, submit it "
-        f"from Events, {event.name}.",
+        format_html(
+            '{} is started at {} points under ruleset {}. When it is ready, <a href="{}">go '
+            "back to {}</a> to submit it.",
+            force.name,
+            event.points_limit,
+            ruleset.version,
+            reverse("events:me", args=[event.pk]) + "#submit",
+            event.name,
+        ),
     )
     return redirect(force)
 
@@ -254,7 +264,7 @@ def withdraw(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
 def leave(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     entry = my_entry(request, event_id)
     try:
-        kept = entry.leave()
+        kept = commands.leave(entry)
     except EventRefusal as refusal:
         messages.error(request, str(refusal))
         return redirect("events:me", event_id)
@@ -343,7 +353,7 @@ def published_rounds(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
                 ],
             }
         )
-    play.add_results(event, shown)
+    reading.add_results(event, shown)
     return render(
         request,
         "events/rounds.html",

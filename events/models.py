@@ -57,6 +57,23 @@ class StaleEvent(EventRefusal):
     """The page that sent the change was drawn before another change (another tab)."""
 
 
+class EventVersioned(Versioned):
+    """An event's record with the shared version (accounts.history.Versioned): every write a
+    compare-and-swap; a stale one is a StaleEvent in the record's own words."""
+
+    class Meta:
+        abstract = True
+
+    def stale_name(self) -> str:
+        return "This event"
+
+    def swap(self, expected: int, **fields: Any) -> None:
+        try:
+            super().swap(expected, **fields)
+        except StaleVersion:
+            raise StaleEvent(stale_words(self.stale_name())) from None
+
+
 class EventQuerySet(OwnedQuerySet["Event"]):
     pass
 
@@ -264,7 +281,7 @@ class Event(Owned, Versioned):
             entry.follow_live_list(self)
 
 
-class Entry(models.Model):
+class Entry(EventVersioned):
     """One player in one event: registered on joining, with their submitted list (a
     snapshot of one of their lists, checked for the event) once they submit."""
 
@@ -305,8 +322,7 @@ class Entry(models.Model):
     # The round this player checked in for (the next one to be paired when they did); once
     # anyone is checked in for a round, that round pairs only the checked-in players.
     checked_in_for = models.PositiveSmallIntegerField(null=True, blank=True)
-    # Grows by one on every write: a snapshot check never overwrites a newer write.
-    version = models.PositiveBigIntegerField(default=0)
+    # (``version``, from Versioned: a snapshot check never overwrites a newer write.)
 
     class Meta:
         constraints = [
@@ -317,6 +333,9 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.event_id}"
+
+    def stale_name(self) -> str:
+        return f"{self.player_name}'s entry"
 
     def get_snapshot_url(self) -> str:
         return reverse("events:snapshot", args=[self.event_id, self.code])
@@ -347,15 +366,17 @@ class Entry(models.Model):
         document = dict(self.document) if isinstance(self.document, dict) else self.document
         if isinstance(document, dict) and "name" in document:
             document["name"] = f"List of {name.lower()}"
-        Entry.objects.filter(pk=self.pk).update(
-            player=None,
-            force=None,
-            departed_name=name,
-            departed_at=timezone.now(),
-            document=document,
-            list_name=f"List of {name.lower()}" if self.list_name else "",
-            version=F("version") + 1,
-        )
+        with transaction.atomic():
+            held = Entry.objects.select_for_update().get(pk=self.pk)
+            held.swap(
+                held.version,
+                player=None,
+                force=None,
+                departed_name=name,
+                departed_at=timezone.now(),
+                document=document,
+                list_name=f"List of {name.lower()}" if self.list_name else "",
+            )
 
     @property
     def submitted(self) -> bool:
@@ -409,12 +430,11 @@ class Entry(models.Model):
         except (DamagedRecord, ForceDocumentError):
             return  # the live list does not read: the last good snapshot stands
         fields = self._snapshot_fields(checked, force, event.rules_key)
-        written = Entry.objects.filter(pk=self.pk, version=self.version, locked_at=None).update(
-            **fields, version=F("version") + 1
-        )
-        if written:
-            self._apply(fields)
-            self.version += 1
+        if Entry.objects.filter(pk=self.pk, locked_at=None).exists():
+            try:
+                self.swap(self.version, **fields)
+            except StaleEvent:
+                return  # another write came first: it stands
             event.measure(check=False)  # a page view following a list refuses nothing
 
     def freeze(self, event: Event, when: Any) -> None:
@@ -430,9 +450,7 @@ class Entry(models.Model):
                 pass  # the live list does not read: the last good snapshot is frozen
             else:
                 fields |= self._snapshot_fields(checked, self.force, event.rules_key)
-        Entry.objects.filter(pk=self.pk).update(**fields, version=F("version") + 1)
-        self._apply(fields)
-        self.version += 1
+        self.swap(self.version, **fields)  # the row is held by the caller
 
     def live_differs(self) -> bool:
         """A locked entry whose live list has been changed since the lock (as the event
@@ -497,11 +515,11 @@ class Entry(models.Model):
                 "submitted_at": timezone.now(),
                 "changed_at": timezone.now(),
             }
-            Entry.objects.filter(pk=self.pk).update(**fields, version=F("version") + 1)
+            entry.swap(entry.version, **fields)  # the row is held
             # The organizer's storage holds the players' lists: StorageFull undoes this.
             event.measure()
         self._apply(fields)
-        self.version = entry.version + 1
+        self.version = entry.version
         return checked
 
     def withdraw(self) -> None:
@@ -524,54 +542,10 @@ class Entry(models.Model):
                 "submitted_at": None,
                 "changed_at": timezone.now(),
             }
-            Entry.objects.filter(pk=self.pk).update(**fields, version=F("version") + 1)
+            entry.swap(entry.version, **fields)  # the row is held
         self._apply(fields)
 
-    def seated_rounds(self) -> list[int]:
-        """The rounds in which this player has a game or a bye."""
-        games = Pairing.objects.filter(Q(player_a=self) | Q(player_b=self)).values_list(
-            "round__number", flat=True
-        )
-        byes = Bye.objects.filter(entry=self).values_list("round__number", flat=True)
-        return sorted(set(games) | set(byes))
-
-    def leave(self) -> bool:
-        """The player leaves the event. An entry with no seat in any round goes; one that
-        was paired stays with the event as a departed player, dropped after their last
-        round, so that nobody's game or result goes with it (True)."""
-        with transaction.atomic():
-            Event.objects.select_for_update().filter(pk=self.event_id).first()
-            entry = Entry.objects.select_for_update().get(pk=self.pk)
-            if entry.locked:
-                raise EventRefusal(
-                    "Your entry is locked: ask the organizer if you cannot come after all."
-                )
-            seated = entry.seated_rounds()
-            if not seated:
-                entry.delete()
-                return False
-            Drop.objects.update_or_create(
-                entry=entry, defaults={"after_round": seated[-1], "by_player": True}
-            )
-            entry.depart()
-            return True
-
-    # --- what the organizer does to one entry --------------------------------------------
-
-    def remove(self) -> None:
-        """The organizer takes the player out of the event, with their pairings; refused
-        (nothing changed) once a game of theirs has a result: their opponents' results
-        would go with it."""
-        with transaction.atomic():
-            Event.objects.select_for_update().filter(pk=self.event_id).first()
-            played = Result.objects.filter(Q(pairing__player_a=self) | Q(pairing__player_b=self))
-            if played.exists():
-                raise EventRefusal(
-                    f"{self.player_name} has played: removing them would take their games out "
-                    "of their opponents' results. Nothing was changed: drop them instead "
-                    "(open their name on the standings)."
-                )
-            Entry.objects.filter(pk=self.pk).delete()
+    # --- what the organizer does to one entry (leaving and removing: events.commands) -----
 
     def lock(self) -> None:
         with transaction.atomic():
@@ -588,9 +562,8 @@ class Entry(models.Model):
     def unlock(self) -> None:
         """This player may change their list again, even while the event stays locked."""
         with transaction.atomic():
-            Entry.objects.select_for_update().filter(pk=self.pk).update(
-                locked_at=None, version=F("version") + 1
-            )
+            entry = Entry.objects.select_for_update().get(pk=self.pk)
+            entry.swap(entry.version, locked_at=None)
         self.refresh_from_db()
 
 
@@ -606,7 +579,7 @@ def table_key(document: Any) -> str:
     return "map " + hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-class Round(Versioned):
+class Round(EventVersioned):
     """One round of an event: its tables (copied in from a pack or saved tables, so later
     changes to those do not move a printed round) and its pairings. Its version
     (accounts.history.Versioned) grows on every change of its tables or pairings."""
@@ -686,13 +659,9 @@ class Round(Versioned):
             "table_keys": [table_key(d) for d in documents],
         }
 
-    def swap(self, expected: int, **fields: Any) -> None:
-        """Write the round only if it is still at version ``expected`` (two organizer tabs
-        cannot both win); StaleEvent, with the round's words, otherwise."""
-        try:
-            super().swap(expected, **fields)
-        except StaleVersion:
-            raise StaleEvent(stale_words(f"Round {self.number}")) from None
+    def stale_name(self) -> str:
+        # Two organizer tabs cannot both win: the second reads the round's own words.
+        return f"Round {self.number}"
 
     def set_tables(self, expected: int, documents: list[dict[str, Any]], source: str) -> None:
         rules = current_ruleset().table
@@ -761,7 +730,7 @@ __all__ = [
 ]
 
 
-# --- The Swiss system: the event's draw, byes, results and drops (events/play.py) ----------
+# --- The Swiss system: the event's draw, byes, results and drops (events/commands.py) ----------
 
 # A result's victory points, at the door and in the database (events/swiss.py: MAX_VP).
 MAX_RESULT_VP = 99
@@ -772,7 +741,7 @@ def new_seed() -> int:
     return secrets.randbelow(2**53)
 
 
-class Swiss(models.Model):
+class Swiss(EventVersioned):
     """How an event runs by the Swiss system: its seed (round 1's draw and the standings'
     last tie-break), the VP a bye scores, the organizer's seeded players, and whether the
     standings are published (then anyone holding their link may read them)."""
@@ -783,13 +752,15 @@ class Swiss(models.Model):
     seeding = models.JSONField(default=list, blank=True)  # entry ids, the top seed first
     standings_published = models.BooleanField(default=False)
     standings_code = models.CharField(max_length=32, unique=True, default=new_share_code)
-    version = models.PositiveBigIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"Swiss of event {self.event_id}"
 
     def get_standings_link(self) -> str:
         return reverse("events:standings-public", args=[self.standings_code])
+
+    def stale_name(self) -> str:
+        return "These settings"
 
 
 class Bye(models.Model):
@@ -807,7 +778,7 @@ class Bye(models.Model):
         return f"Bye in round {self.round_id}"
 
 
-class Result(models.Model):
+class Result(EventVersioned):
     """A pairing's result: what each player reported (their side's VP and the other's) and
     the VP that count, set when both reports agree or when the organizer enters them."""
 
@@ -821,11 +792,13 @@ class Result(models.Model):
     by_organizer = models.BooleanField(default=False)
     # The organizer changed it after its round was closed (each change logged in Correction).
     corrected = models.BooleanField(default=False)
-    version = models.PositiveBigIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
         return f"Result of pairing {self.pairing_id}"
+
+    def stale_name(self) -> str:
+        return "This result"
 
     @property
     def confirmed(self) -> bool:

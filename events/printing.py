@@ -24,7 +24,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from accounts.ownership import DamagedRecord
-from events import play
+from events import reading
 from events.checking import check_for_event, event_ruleset
 from events.composing import CompositionError, compose
 from events.models import Entry, Event, Pairing, Round, TableDocumentError
@@ -457,7 +457,7 @@ __all__ = [
 def standings_html(event: Event) -> str:
     """The standings as printed (the organizer's PDF): every player's line, the rules of the
     order, as the standings page shows them."""
-    standings = play.EventPlay(event)
+    standings = reading.EventPlay(event)
     return render_to_string(
         "events/print_standings.html",
         {

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned
-from events import live, play
+from events import commands, live, reading
 from events.forms import PairingsImportForm
 from events.loaders import (
     get_round,
@@ -87,11 +87,11 @@ def _round_context(request: HtmxHttpRequest, event: Event, round_: Round) -> dic
         "packs": packs,
         "saved_tables": tables,
         "table_names": [round_.table_name(n) for n in range(1, round_.table_count + 1)],
-        "tables_settled": round_.closed_at is not None or play.round_started(round_),
+        "tables_settled": round_.closed_at is not None or reading.round_started(round_),
         "earlier_tables": _earlier_tables(event, round_),
         "live_token": live.live_token(event.pk),
         "poll_seconds": live.POLL_SECONDS,
-    } | play.round_page(event, round_)
+    } | reading.round_page(event, round_)
 
 
 def _earlier_tables(event: Event, round_: Round) -> str:
@@ -207,7 +207,7 @@ def round_pairings(request: HtmxHttpRequest, event_id: int, round_number: int) -
             MAX_TABLES_PER_ROUND,
             form_label,
         )
-        play.replace_pairings(
+        commands.replace_pairings(
             event, {round_number: rows}, {round_number: page_version(request.POST)}
         )
     except PairingsError as error:
@@ -234,7 +234,7 @@ def round_publish(request: HtmxHttpRequest, event_id: int, round_number: int) ->
     # The round's page sends its version: a tab drawn before the round was paired again does
     # not publish pairings nobody looked at (checked and written under the pairing's lock).
     try:
-        play.publish_round(event, round_number, published, page_version(request.POST))
+        commands.publish_round(event, round_number, published, page_version(request.POST))
     except EventRefusal as refusal:
         return _round_refused(request, event, round_, [str(refusal)])
     messages.success(
@@ -268,7 +268,7 @@ def pairings_import(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
             by_round: dict[int, list[PairingRow]] = {}
             for row in rows:
                 by_round.setdefault(row.round, []).append(row)
-            play.replace_pairings(event, by_round, None)
+            commands.replace_pairings(event, by_round, None)
         except PairingsError as error:
             problems = error.shown
         except EventRefusal as refusal:

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.ownership import QuotaExceeded
-from events import live, play
+from events import commands, live, reading
 from events.jobs import PrintAsked, print_job
 from events.loaders import Membership, member, organized
 from events.models import Event, EventRefusal, StaleEvent, Swiss
@@ -27,10 +27,10 @@ from onefinity.http import HtmxHttpRequest, page_version
 POLL_SECONDS = live.POLL_SECONDS
 
 
-def _readable(request: HtmxHttpRequest, event_id: int) -> tuple[Membership, play.EventPlay]:
+def _readable(request: HtmxHttpRequest, event_id: int) -> tuple[Membership, reading.EventPlay]:
     """The organizer always; the event's players once the standings are published."""
     membership = member(request, event_id)
-    standings = play.EventPlay(membership.event)
+    standings = reading.EventPlay(membership.event)
     if not membership.organizer and not standings.swiss.standings_published:
         raise Http404("Not published")
     return membership, standings
@@ -45,7 +45,7 @@ def _may_read(request: HtmxHttpRequest, event_id: int) -> Membership:
     return membership
 
 
-def _context(event: Event, standings: play.EventPlay, **extra: Any) -> dict[str, Any]:
+def _context(event: Event, standings: reading.EventPlay, **extra: Any) -> dict[str, Any]:
     rows = standings.standings()
     return {
         "event": event,
@@ -100,7 +100,7 @@ def standings_public(request: HtmxHttpRequest, standings_code: str) -> HttpRespo
     if (nothing_new := live.unchanged(request, swiss.event_id)) is not None:
         return nothing_new
     event = swiss.event
-    context = _context(event, play.EventPlay(event), organizer=False, me=None, public=True)
+    context = _context(event, reading.EventPlay(event), organizer=False, me=None, public=True)
     return _page(request, context, swiss.get_standings_link())
 
 
@@ -108,10 +108,9 @@ def standings_public(request: HtmxHttpRequest, standings_code: str) -> HttpRespo
 @login_required
 def standings_publish(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     event = organized(request, event_id)
-    swiss = play.swiss_of(event)
     if request.POST.get("change") == "finish":
         try:
-            play.finish(event, page_version(request.POST))
+            commands.finish(event, page_version(request.POST))
         except EventRefusal as refusal:
             messages.error(request, str(refusal))
         else:
@@ -123,19 +122,10 @@ def standings_publish(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
             )
         return redirect(reverse("events:standings", args=[event.pk]))
     publish = request.POST.get("change") == "publish"
-    changed = Swiss.objects.filter(pk=swiss.pk, version=page_version(request.POST)).update(
-        standings_published=publish, version=swiss.version + 1
-    )
-    if not changed:
-        messages.error(
-            request,
-            str(
-                StaleEvent(
-                    "The standings were published or hidden in another tab since your page "
-                    "was drawn. Nothing was changed: check below and try again."
-                )
-            ),
-        )
+    try:
+        commands.publish_standings(event, page_version(request.POST), publish)
+    except StaleEvent as refusal:
+        messages.error(request, str(refusal))
     else:
         messages.success(
             request,
@@ -151,7 +141,7 @@ def standings_publish(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
 def standings_json(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     """The contract: rounds played, and the standings in order, ranks 1 to n."""
     _, standings = _readable(request, event_id)
-    return JsonResponse(standings.standings_document())
+    return JsonResponse(reading.standings_document(standings))
 
 
 CSV_COLUMNS = (
@@ -223,7 +213,7 @@ def player_history(request: HtmxHttpRequest, event_id: int, entry_id: int) -> Ht
     the event's other players."""
     membership = member(request, event_id)
     event = membership.event
-    standings = play.EventPlay(event, with_tables=True)
+    standings = reading.EventPlay(event, with_tables=True)
     entry = standings.entries.get(entry_id)
     mine = membership.entry is not None and membership.entry.pk == entry_id
     if entry is None or not (membership.organizer or mine or standings.swiss.standings_published):
@@ -236,7 +226,7 @@ def player_history(request: HtmxHttpRequest, event_id: int, entry_id: int) -> Ht
             "event": event,
             "entry": entry,
             "row": row,
-            "games": standings.history(entry_id, published_only=not membership.organizer),
+            "games": reading.history(standings, entry_id, published_only=not membership.organizer),
             "organizer": membership.organizer,
             "mine": mine,
             "bye_vp": standings.swiss.bye_vp,

@@ -145,6 +145,7 @@ def standings(
 ) -> list[Standing]:
     """Every player (those given, and anyone in a game or bye), ranked as the module says.
     Only decided games count."""
+    games, byes = list(games), list(byes)  # read twice: the scores, then the byes' SoS
     keys = set(players)
     wins: Counter[int] = Counter()
     draws: Counter[int] = Counter()
@@ -178,17 +179,7 @@ def standings(
         bye_count[bye.player] += 1
         scored[bye.player] += bye_vp
     score2 = {p: 2 * wins[p] + draws[p] for p in keys}
-    before = _scores_before_byes(games, byes)
-    bye_rounds: defaultdict[int, list[int]] = defaultdict(list)
-    for bye in byes:
-        bye_rounds[bye.player].append(bye.round)
-    # A bye counts as a game against a virtual opponent with the score the player had when
-    # that round began (FIDE's tie-break rules' virtual opponent, without its later draws):
-    # the bye neither drags a player down nor lifts them.
-    sos2 = {
-        p: sum(score2[o] for o in opponents[p]) + sum(before[p, r] for r in bye_rounds[p])
-        for p in keys
-    }
+    sos2 = _sos2(keys, score2, opponents, games, byes)
     lots = {p: lot(seed, p) for p in keys}
     order = sorted(keys, key=lambda p: (-score2[p], -sos2[p], -scored[p], lots[p], p))
     return [
@@ -206,6 +197,28 @@ def standings(
         )
         for index, p in enumerate(order, start=1)
     ]
+
+
+def _sos2(
+    keys: set[int],
+    score2: Mapping[int, int],
+    opponents: Mapping[int, list[int]],
+    games: Iterable[Game],
+    byes: Iterable[Bye],
+) -> dict[int, int]:
+    """Each player's strength of schedule, in half points: their opponents' scores, and for
+    each bye a virtual opponent with the score the player had when that round began (FIDE's
+    tie-break rules' virtual opponent, without its later draws): a bye neither drags a player
+    down nor lifts them."""
+    byes = list(byes)
+    before = _scores_before_byes(games, byes)
+    bye_rounds: defaultdict[int, list[int]] = defaultdict(list)
+    for bye in byes:
+        bye_rounds[bye.player].append(bye.round)
+    return {
+        p: sum(score2[o] for o in opponents.get(p, [])) + sum(before[p, r] for r in bye_rounds[p])
+        for p in keys
+    }
 
 
 def _scores_before_byes(games: Iterable[Game], byes: Iterable[Bye]) -> Counter[tuple[int, int]]:
@@ -352,6 +365,19 @@ def bye_candidates(ranked: Sequence[int], history: History) -> set[int]:
     return {p for p in ranked if history.byes[p] == fewest}
 
 
+def nearest_unmet(ranked: Sequence[int], history: History, i: int, reach: int) -> list[int]:
+    """Beyond ``reach`` places of player ``i`` (by index into ``ranked``), the nearest
+    players they have not met, above and below, about ``reach`` of them."""
+    found: list[int] = []
+    for step in range(reach + 1, len(ranked)):
+        for j in (i - step, i + step):
+            if 0 <= j < len(ranked) and frozenset((ranked[i], ranked[j])) not in history.met:
+                found.append(j)
+        if len(found) >= reach:
+            break
+    return found
+
+
 def match_players(
     ranked: Sequence[int],
     score2: Mapping[int, int],
@@ -382,25 +408,14 @@ def match_players(
             for j in range(i + 1, min(count, i + reach + 1)):
                 graph.add_edge(i, j, weight=base - cost(i, j))
             if reach < count:
-                # Beyond the window, each player's nearest opponents they have not met: a
-                # group that has all met each other at the foot of the standings (seven
-                # players, say) finds its opponents without the whole graph.
-                for j in _nearest_unmet(i, reach):
+                # Beyond the window, the nearest opponents not met: a group that all met
+                # each other at the foot of the standings finds opponents, no full graph.
+                for j in nearest_unmet(ranked, history, i, reach):
                     a, b = min(i, j), max(i, j)
                     graph.add_edge(a, b, weight=base - cost(a, b))
             if bye_node is not None and ranked[i] in may_bye:
                 graph.add_edge(i, bye_node, weight=base - weights.bye * (count - 1 - i))
         return graph
-
-    def _nearest_unmet(i: int, reach: int) -> list[int]:
-        found: list[int] = []
-        for step in range(reach + 1, count):
-            for j in (i - step, i + step):
-                if 0 <= j < count and frozenset((ranked[i], ranked[j])) not in history.met:
-                    found.append(j)
-            if len(found) >= reach:
-                break
-        return found
 
     def solve(reach: int) -> tuple[list[tuple[int, int]], int | None] | None:
         matching = nx.max_weight_matching(build(reach), maxcardinality=True)

@@ -47,10 +47,12 @@ class ResultForm(forms.Form):
 
 
 class ReportForm(forms.Form):
-    """A player's report of their own game."""
+    """A player's report of their own game (``version``: the result's, as the page showed it;
+    optional, so that a tool sending the two VP alone still reports)."""
 
     my_vp = vp_field("Your VP")
     their_vp = vp_field("Your opponent's VP")
+    version = StrictIntegerField(required=False, min_value=0, max_value=2**62)
 
 
 class ClearResultForm(forms.Form):

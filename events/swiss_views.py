@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from events import play
+from events import commands, reading
 from events.entry_views import _entry_context
 from events.loaders import get_round, member, my_entry, organized, organizer_or_self
 from events.models import Entry, Event, EventRefusal, Round, StaleEvent, Swiss
@@ -28,7 +28,7 @@ from events.swiss_forms import (
     problems_of,
     read_seeds,
 )
-from onefinity.http import HtmxHttpRequest, page_version, stale_words
+from onefinity.http import HtmxHttpRequest, page_version
 
 
 def _games_anchor(round_: Round, table: int | None = None) -> str:
@@ -48,20 +48,20 @@ def round_pair(request: HtmxHttpRequest, event_id: int, round_number: int) -> Ht
         asked = ByeForm(request.POST)
         if not asked.is_valid():
             return _round_refused(request, event, round_, problems_of(asked))
-        play.set_bye_vp(event, asked.cleaned_data["bye_vp"])
+        commands.set_bye_vp(event, asked.cleaned_data["bye_vp"])
     try:
-        paired = play.pair(event, round_number, page_version(request.POST))
+        paired = commands.pair(event, round_number, page_version(request.POST))
     except EventRefusal as refusal:
         return _round_refused(request, event, round_, [str(refusal)])
     draw = paired.draw
     bye = f" {paired.names[draw.bye]} has the bye." if draw.bye is not None else ""
     avoided = (
-        f" {play.plural(draw.rematches, 'rematch', 'rematches')} could not be avoided."
+        f" {reading.plural(draw.rematches, 'rematch', 'rematches')} could not be avoided."
         if draw.rematches
         else ""
     )
     tables = (
-        f" {play.plural(draw.repeated_tables, 'player')} could not avoid a table they "
+        f" {reading.plural(draw.repeated_tables, 'player')} could not avoid a table they "
         "played before."
         if draw.repeated_tables
         else ""
@@ -74,7 +74,7 @@ def round_pair(request: HtmxHttpRequest, event_id: int, round_number: int) -> Ht
     )
     messages.success(
         request,
-        f"Round {round_number} is paired: {play.plural(len(draw.seats), 'game')}.{bye}{avoided}"
+        f"Round {round_number} is paired: {reading.plural(len(draw.seats), 'game')}.{bye}{avoided}"
         f"{tables}{source}{hidden} Players see it once you publish it.",
     )
     return redirect(_games_anchor(round_))
@@ -88,7 +88,7 @@ def pairings_json(request: HtmxHttpRequest, event_id: int, round_number: int) ->
     round_ = get_round(membership.event, round_number)
     if not membership.organizer and not round_.published:
         raise Http404("Not published")
-    document = play.EventPlay(membership.event).pairings_document(round_number)
+    document = reading.pairings_document(reading.EventPlay(membership.event), round_number)
     return JsonResponse(document)
 
 
@@ -107,7 +107,7 @@ def round_result(request: HtmxHttpRequest, event_id: int, round_number: int) -> 
         return _round_refused(request, event, round_, problems_of(form))
     data = form.cleaned_data
     try:
-        pairing, result = play.record_result(
+        pairing, result = commands.record_result(
             event,
             round_number,
             data["a"],
@@ -118,7 +118,7 @@ def round_result(request: HtmxHttpRequest, event_id: int, round_number: int) -> 
         )
     except EventRefusal as refusal:
         return _round_refused(request, event, round_, [str(refusal)])
-    names = play.EventPlay(event)
+    names = reading.EventPlay(event)
     how = (
         "Corrected by you after the round was closed: it counts, and the change is logged."
         if result.corrected
@@ -143,7 +143,7 @@ def round_result_clear(request: HtmxHttpRequest, event_id: int, round_number: in
             request, event, round_, ["The form came incomplete: reload the page and try again."]
         )
     try:
-        pairing = play.clear_result(
+        pairing = commands.clear_result(
             event, round_number, form.cleaned_data["table"], form.cleaned_data["version"]
         )
     except EventRefusal as refusal:
@@ -165,8 +165,12 @@ def report(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpRe
         error = " ".join(problems_of(form)) + " Nothing was sent."
     else:
         try:
-            done = play.report(
-                entry, round_number, form.cleaned_data["my_vp"], form.cleaned_data["their_vp"]
+            done = commands.report(
+                entry,
+                round_number,
+                form.cleaned_data["my_vp"],
+                form.cleaned_data["their_vp"],
+                form.cleaned_data["version"],
             )
         except EventRefusal as refusal:
             error = str(refusal)
@@ -205,7 +209,7 @@ def round_close(request: HtmxHttpRequest, event_id: int, round_number: int) -> H
     event = organized(request, event_id)
     round_ = get_round(event, round_number)
     try:
-        play.close_round(event, round_number, page_version(request.POST))
+        commands.close_round(event, round_number, page_version(request.POST))
     except EventRefusal as refusal:
         return _round_refused(request, event, round_, [str(refusal)])
     messages.success(
@@ -226,7 +230,7 @@ def round_clock(request: HtmxHttpRequest, event_id: int, round_number: int) -> H
     if not form.is_valid():
         return _round_refused(request, event, round_, problems_of(form))
     try:
-        started = play.start_clock(event, round_number, form.cleaned_data["minutes"])
+        started = commands.start_clock(event, round_number, form.cleaned_data["minutes"])
     except EventRefusal as refusal:
         return _round_refused(request, event, round_, [str(refusal)])
     assert started.ends_at is not None
@@ -253,12 +257,12 @@ def round_swap(request: HtmxHttpRequest, event_id: int, round_number: int) -> Ht
     data = form.cleaned_data
     try:
         if data["kind"] == "tables":
-            warnings = play.swap_tables(
+            warnings = commands.swap_tables(
                 event, round_number, data["first"], data["second"], page_version(request.POST)
             )
             done = f"The game at table {data['first']} moved to table {data['second']}."
         else:
-            warnings = play.swap_players(
+            warnings = commands.swap_players(
                 event, round_number, data["first"], data["second"], page_version(request.POST)
             )
             done = f"{data['first'].strip()} and {data['second'].strip()} swapped seats."
@@ -288,11 +292,11 @@ def player_drop(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpR
         messages.error(request, f"Choose the round after which {entry.player_name} leaves.")
         return redirect(back)
     if form.cleaned_data["change"] == "reinstate":
-        play.reinstate(entry)
+        commands.reinstate(entry)
         messages.success(request, f"{entry.player_name} is paired again from the next round.")
         return redirect(back)
     try:
-        warnings = play.drop(event, entry, form.cleaned_data["after"])
+        warnings = commands.drop(event, entry, form.cleaned_data["after"])
     except EventRefusal as refusal:
         messages.error(request, str(refusal))
         return redirect(back)
@@ -311,7 +315,7 @@ def player_drop(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpR
 
 def _self_drop(request: HtmxHttpRequest, event: Event, entry: Entry) -> HttpResponse:
     try:
-        after = play.self_drop(event, entry)
+        after = commands.self_drop(event, entry)
     except EventRefusal as refusal:
         messages.error(request, str(refusal))
     else:
@@ -340,7 +344,7 @@ def player_check_in(request: HtmxHttpRequest, event_id: int, entry_id: int) -> H
         else _check_in_page(request, event)
     )
     try:
-        number = play.check_in(event, entry, present)
+        number = commands.check_in(event, entry, present)
     except EventRefusal as refusal:
         messages.error(request, str(refusal))
         return redirect(back)
@@ -355,7 +359,7 @@ def player_check_in(request: HtmxHttpRequest, event_id: int, entry_id: int) -> H
 
 
 def _check_in_page(request: HtmxHttpRequest, event: Event) -> str:
-    number = play.EventPlay(event).next_to_pair()
+    number = reading.EventPlay(event).next_to_pair()
     if number is None:
         return event.get_absolute_url()
     return reverse("events:round", args=[event.pk, number]) + "#check-in"
@@ -395,7 +399,7 @@ def _swiss_form_page(
 def swiss_settings(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     """The bye's VP and the organizer's seeds for round 1."""
     event = organized(request, event_id)
-    swiss = play.swiss_of(event)
+    swiss = reading.swiss_of(event)
     if request.method != "POST":
         return _swiss_form_page(
             request, event, swiss, ByeForm(initial={"bye_vp": swiss.bye_vp}), []
@@ -405,16 +409,16 @@ def swiss_settings(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     seeding, problems = read_seeds(request.POST, entries)
     if not form.is_valid() or problems:
         return _swiss_form_page(request, event, swiss, form, problems, status=400)
-    changed = Swiss.objects.filter(pk=swiss.pk, version=page_version(request.POST)).update(
-        bye_vp=form.cleaned_data["bye_vp"], seeding=seeding, version=swiss.version + 1
-    )
-    if not changed:
+    try:
+        commands.save_settings(
+            event, page_version(request.POST), form.cleaned_data["bye_vp"], seeding
+        )
+    except StaleEvent as refusal:
         swiss.refresh_from_db()
-        refusal = StaleEvent(stale_words("These settings"))
         return _swiss_form_page(request, event, swiss, form, [str(refusal)], status=409)
     messages.success(
         request,
         f"Saved: a bye scores {form.cleaned_data['bye_vp']} VP; "
-        f"{play.plural(len(seeding), 'seeded player')}.",
+        f"{reading.plural(len(seeding), 'seeded player')}.",
     )
     return redirect(event.get_absolute_url() + "#rounds")

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import QuotaExceeded, owned, owner_fields
-from events import printing
+from events import commands, printing
 from events.dashboard import organizer_dashboard
 from events.forms import EventForm
 from events.jobs import PrintAsked, print_job
@@ -273,7 +273,7 @@ def player_remove(request: HtmxHttpRequest, event_id: int, entry_id: int) -> Htt
     entry = _organized_entry(request, event_id, entry_id)
     name = entry.player_name
     try:
-        entry.remove()
+        commands.remove_player(entry)
     except EventRefusal as refusal:
         messages.error(request, str(refusal))
         return _back_to_dashboard(request, entry.event)

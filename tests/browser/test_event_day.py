@@ -75,6 +75,15 @@ def test_a_day_with_check_in_the_clock_live_pages_a_drop_and_a_refused_late_chan
     alice = opened(signed_in(browser, base, users["alice"], PHONE), me)
     alice.get_by_role("button", name="Check in for round 1").click()
     expect(alice.locator("#check-in")).to_contain_text("Checked in")
+    # Her phone allowed notifications once, and the page goes to the background.
+    alice.evaluate(
+        """() => {
+            window.notified = [];
+            window.Notification = function (text) { window.notified.push(text); };
+            window.Notification.permission = "granted";
+            Object.defineProperty(document, "hidden", { get: () => true });
+        }"""
+    )
     org = opened(signed_in(browser, base, users["orga"], WIDE), round_url)
     for name in ("bob", "carol"):
         org.get_by_role("button", name=f"Check in {name}").click()
@@ -98,6 +107,9 @@ def test_a_day_with_check_in_the_clock_live_pages_a_drop_and_a_refused_late_chan
     else:
         expect(mine).to_contain_text("You have the bye", timeout=LIVE_MS)
     expect(mine.locator(".round-clock")).to_contain_text("minutes left", timeout=LIVE_MS)
+    # The background page told her, once, through the browser's notifications.
+    told = alice.evaluate("window.notified")
+    assert len(told) == 1 and told[0].startswith("Round 1 is up"), told
     fits_the_phone(alice)
     screenshot(alice, "event-day-player-phone")
     clean(alice, "the player's page, live (phone)")

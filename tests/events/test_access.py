@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from events.models import Entry, Event, Pairing
-from events.play import swiss_of
+from events.reading import swiss_of
 from tests.events.conftest import signed_in
 
 pytestmark = pytest.mark.django_db

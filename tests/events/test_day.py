@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from events import commands
 from events.models import Drop, Entry
 from tests.events.test_play import (
     client_of,
@@ -202,7 +203,7 @@ def test_a_round_reads_one_map_alone_and_keeps_its_tables_names_and_keys(event):
 def test_the_pairing_form_asks_the_byes_vp_when_one_is_needed(organizer_client, event, six):
     from events.models import Bye, Swiss
 
-    six["fay"].leave()  # five players: one has the bye
+    commands.leave(six["fay"])  # five players: one has the bye
     page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
     assert 'name="bye_vp"' in page
     version = event.rounds.get(number=1).version
@@ -210,3 +211,15 @@ def test_the_pairing_form_asks_the_byes_vp_when_one_is_needed(organizer_client, 
     assert organizer_client.post(url, {"version": version, "bye_vp": "٣"}).status_code == 400
     assert organizer_client.post(url, {"version": version, "bye_vp": "12"}).status_code == 302
     assert Swiss.objects.get(event=event).bye_vp == 12 and Bye.objects.count() == 1
+
+
+def test_a_list_built_for_the_event_leads_back_to_it(event, player, player_client):
+    event.join(player)
+    response = player_client.post(
+        f"/events/{event.pk}/me/new-list/",
+        {"name": "For <the> event", "faction": "solar-concord"},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert f'<a href="/events/{event.pk}/me/#submit">go back to Spring Open</a>' in page
+    assert "For &lt;the&gt; event is started at 75 points under ruleset 2026.11" in page

@@ -15,7 +15,7 @@ import pytest
 from pypdf import PdfReader
 
 from events.models import Bye, Drop, EventRefusal, Pairing, Result
-from events.play import swiss_of
+from events.reading import swiss_of
 from events.swiss import lot
 from tests.events.conftest import make_event, signed_in, table_documents
 

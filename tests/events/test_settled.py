@@ -223,3 +223,55 @@ def test_the_strict_field_takes_plain_digits_at_its_bounds():
     for refused in ("100", "9" * 5000, "-1", "٣", "\uff11\uff12", "+3", "1.0", " 5"):
         with pytest.raises(Exception):  # noqa: B017 (ValidationError, whichever message)
             field.clean(refused)
+
+
+def test_a_report_crossing_the_opponents_since_the_page_was_drawn_is_refused(
+    organizer_client, event, six
+):
+    pair(organizer_client, event, 1)
+    publish(organizer_client, event, 1)
+    game = games(event, 1)[0]
+    url = f"/events/{event.pk}/rounds/1/report/"
+    # Both pages were drawn before either report: the result's version 0.
+    assert (
+        client_of(game.player_a).post(url, {"my_vp": 5, "their_vp": 3, "version": 0}).status_code
+        == 302
+    )
+    response = client_of(game.player_b).post(url, {"my_vp": 9, "their_vp": 1, "version": 0})
+    assert (
+        response.status_code == 400
+        and "changed since your page was drawn" in response.content.decode()
+    )
+    result = Result.objects.get(pairing=game)
+    assert result.report_of_b is None and result.version == 1
+    assert (
+        client_of(game.player_b).post(url, {"my_vp": 3, "their_vp": 5, "version": 1}).status_code
+        == 302
+    )
+    assert Result.objects.get(pairing=game).confirmed
+
+
+def test_a_closed_rounds_games_stay_at_their_tables(organizer_client, event, six):
+    play_round(organizer_client, event, 1)
+    close(organizer_client, event, 1)
+    before = [(p.table, p.player_a_id) for p in games(event, 1)]
+    response = organizer_client.post(
+        f"/events/{event.pk}/rounds/1/swap/",
+        {"kind": "tables", "first": 1, "second": 2, "version": version_of(event, 1)},
+    )
+    assert response.status_code == 400 and "settled" in response.content.decode()
+    assert [(p.table, p.player_a_id) for p in games(event, 1)] == before
+
+
+def test_a_player_who_leaves_before_playing_their_next_game_is_not_paired_in_it(
+    organizer_client, event, six
+):
+    play_round(organizer_client, event, 1)
+    pair(organizer_client, event, 2)
+    leaver = games(event, 2)[0].player_a
+    assert client_of(leaver).post(f"/events/{event.pk}/me/leave/").status_code == 302
+    leaver.refresh_from_db()
+    assert leaver.drop.after_round == 1  # their round-1 game stays; round 2 is not theirs
+    pair(organizer_client, event, 2)  # paired again without them
+    seated = {e for p in games(event, 2) for e in (p.player_a_id, p.player_b_id)}
+    assert leaver.pk not in seated

@@ -135,3 +135,13 @@ def test_eight_simultaneous_sign_ups_of_one_name_make_one_account(thread_databas
         for code, page in answers
         if code == 400
     )
+
+
+def test_many_events_do_not_multiply_sign_ups_from_one_address(organizer, monkeypatch):
+    monkeypatch.setattr("events.signups.MAX_ENTRIES", 3)
+    first, second = make_event(organizer), make_event(organizer, name="Second Open")
+    for i in range(3):
+        assert sign_up(f"f{i}", next_page=first.get_join_url()).status_code == 302
+    # Another event's places, but this address has made one event's worth this hour.
+    assert sign_up("s0", next_page=second.get_join_url()).status_code == 429
+    assert sign_up("s1", address="198.51.100.4", next_page=second.get_join_url()).status_code == 302

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from events.models import Bye, Drop, Pairing, Result
-from events.play import swiss_of
+from events.reading import swiss_of
 from tests.conftest import examples
 from tests.events.test_play import games, join_players, pair, publish
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.cookiejar
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -30,9 +31,23 @@ BIN = Path(sys.executable).parent
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("wheel")
+    # Built from a copy of the tracked files: setuptools' build/ folder keeps modules a
+    # checkout has since deleted, and would ship them.
+    source = folder / "source"
+    tracked = (
+        subprocess.run(
+            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=60
+        )
+        .stdout.decode()
+        .split("\0")
+    )
+    for name in filter(None, tracked):
+        if (ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
     result = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(folder), "."],
-        cwd=ROOT,
+        cwd=source,
         capture_output=True,
         text=True,
         timeout=600,
