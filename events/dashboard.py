@@ -106,7 +106,7 @@ def _reminders(
         if round_.table_names:
             with_tables = round_.number
         elif with_tables:
-            pass  # pairing it takes the tables of the round before (events.play.pair)
+            pass  # pairing it takes the tables of the round before (events.commands.pair)
         else:
             reminders.append(f"Round {round_.number} has no tables yet.")
         if not pairings[round_.number]:

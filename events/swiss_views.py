@@ -1,6 +1,6 @@
 """The Swiss system's pages and actions: pairing a round, its pairings as JSON, results
 (the organizer's and the players'), swaps, drops and the Swiss settings. Thin views over
-events.play; the organizer's through the owner-scoped loader (404 for anyone else), a
+events.commands and events.reading; the organizer's through the owner-scoped loader (404 for anyone else), a
 player's through their entry."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A game played for an event round: started in one tap from a published round's pairing
 (both players' locked lists, the round's table), and its result sent to the round as both
-players' report when the game ends (events.play.report: the event handles it like any
+players' report when the game ends (events.commands.report: the event handles it like any
 reported result)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.http import Http404
 from accounts.history import document_size
 from accounts.ownership import DamagedRecord
 from accounts.storage import StorageFull, check_room
-from events import play
+from events import commands
 from events.models import Entry, EventRefusal, Pairing
 from games.models import Game, GameRefusal
 from onefinity.rules import force_document, library
@@ -120,8 +120,8 @@ def report_to_round(game: Game) -> str:
     vp_a, vp_b = state.vp
     number = pairing.round.number
     try:
-        play.report(pairing.player_a, number, vp_a, vp_b)
-        reported = play.report(pairing.player_b, number, vp_b, vp_a)
+        commands.report(pairing.player_a, number, vp_a, vp_b)
+        reported = commands.report(pairing.player_b, number, vp_b, vp_a)
     except EventRefusal as refusal:
         note = f"The result could not be sent to round {number}: {refusal}"
     else:
