@@ -104,7 +104,17 @@ def test_pages_fit_a_phone_screen(phone: Page, live_server, path: str):
     screenshot(phone, f"{name}-phone")
 
 
-MAIN_LINKS = ["Home", "Rules", "Card odds", "Tables", "Events", "My lists", "Your data", "Log in"]
+MAIN_LINKS = [
+    "Home",
+    "Rules",
+    "Card odds",
+    "Tables",
+    "Events",
+    "Games",
+    "My lists",
+    "Your data",
+    "Log in",
+]
 
 
 def header_height(page: Page) -> float:

@@ -162,7 +162,14 @@ def kind_of(page: Page, spot: str) -> str:
 def centre(page: Page, spot: str) -> tuple[float, float]:
     """Where the hex is in the window (for the mouse: the map is scrolled into view)."""
     page.locator("[data-table-map] svg").scroll_into_view_if_needed()
-    box = hex_at(page, spot).bounding_box()
+    # A hex an answer is drawing again is out of the page for a moment: ask until it is
+    # back (a busy machine draws slowly), rather than reading a box of nothing.
+    box = None
+    for _ in range(200):
+        box = hex_at(page, spot).bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(25)
     assert box is not None
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 

@@ -165,17 +165,18 @@ def test_clients_too_slow_with_their_headers_are_cut_off(server):
     try:
         time.sleep(0.5)
         status, seconds = timed_get(port)
-        deadline = slow.opened + 2 * CUT_OFF_WITHIN + 1
+        deadline = slow.opened + 4 * CUT_OFF_WITHIN + 1
         while len(slow.closed_after) < len(slow.sockets) and time.monotonic() < deadline:
             time.sleep(0.2)
     finally:
         slow.close()
     assert status == 200, log.read_text()
     # Answered once the first slow clients were cut off, and every one of them cut off, not
-    # before its headers' deadline. The bounds above it are loose (twice the deadline): on
-    # CI's two busy cores the server took the connections up to 2 s late (all cut at 5.0 s).
-    assert seconds < 2 * CUT_OFF_WITHIN
+    # before its headers' deadline. The bounds above it are loose (four times the deadline,
+    # under the request's own 30 s): on two busy cores the server took the connections up
+    # to 2 s late (all cut at 5.0 s), and 6.6 s late with the machine's load at 20.
+    assert seconds < 4 * CUT_OFF_WITHIN
     cut_off = sorted(slow.closed_after.values())
     assert len(cut_off) == len(slow.sockets)
     assert cut_off[0] > HEADER_TIMEOUT - 0.5
-    assert cut_off[-1] < 2 * CUT_OFF_WITHIN
+    assert cut_off[-1] < 4 * CUT_OFF_WITHIN
