@@ -276,7 +276,8 @@ def start_clock(event: Event, number: int, minutes: int) -> Round:
             raise EventRefusal(f"Pair round {number} before starting its clock.")
         if play.closed(number):
             raise EventRefusal(f"Round {number} is closed: its clock is over.")
-        ends = timezone.now() + timedelta(minutes=minutes)
+        # To the second: a clock's end, and a valid HTML <time> (at most 3 decimals).
+        ends = (timezone.now() + timedelta(minutes=minutes)).replace(microsecond=0)
         round_.swap(round_.version, ends_at=ends)
         Event.objects.filter(pk=event.pk).update(round_minutes=minutes)
         event.round_minutes = minutes

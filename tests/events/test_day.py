@@ -117,6 +117,8 @@ def test_the_round_clock_runs_from_the_organizers_minutes(organizer_client, even
     assert event.round_minutes == 90
     mine = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
     assert "data-ends-at=" in mine and "Round 1 clock" in mine
+    # To the second: an HTML <time> takes at most three decimals.
+    assert ends.microsecond == 0 and f'datetime="{ends.isoformat()}"' in mine
     page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
     assert "data-ends-at=" in page and 'value="90"' in page
     # A stranger cannot start it.
