@@ -8,11 +8,14 @@ what deleting the account does to them, and the demo data for ``make run``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
+
+_Record = TypeVar("_Record", bound=Model)
 
 ACCOUNT_FORMAT = "onefinity-account"
 ACCOUNT_VERSION = 1
@@ -74,3 +77,21 @@ def register(part: AccountPart) -> None:
 def account_parts() -> list[AccountPart]:
     """The registered parts, in the order of INSTALLED_APPS."""
     return list(_PARTS.values())
+
+
+def in_batches(records: QuerySet[_Record], size: int = 20) -> Iterator[_Record]:
+    """Every record of the query, ``size`` at a time in the order of their keys, each batch
+    a query of its own read whole: the export of a large account holds neither all its
+    records nor a statement open between batches. (With a statement left open, SQLite keeps
+    the connection's snapshot, and the parts of the file it writes meanwhile cannot be
+    written past another connection's commit: "database is locked".)"""
+    last: Any = None
+    while True:
+        batch = records.order_by("pk")
+        if last is not None:
+            batch = batch.filter(pk__gt=last)
+        found = list(batch[:size])
+        if not found:
+            return
+        yield from found
+        last = found[-1].pk

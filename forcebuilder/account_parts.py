@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
-from accounts.part_registry import AccountFileError, AccountPart, Damaged, register
+from accounts.part_registry import AccountFileError, AccountPart, Damaged, in_batches, register
 from forcebuilder.models import Force
 from onefinity.examples import example_forces
 from onefinity.rules import ForceDocumentError, ForceSpec, library, read_force_document
@@ -28,7 +28,7 @@ def _export(request: HttpRequest) -> tuple[Iterator[Any], list[Damaged]]:
     damaged: list[Damaged] = []
 
     def documents() -> Iterator[Any]:
-        for force in owned(request, Force).iterator(chunk_size=EXPORT_CHUNK):
+        for force in in_batches(owned(request, Force), EXPORT_CHUNK):
             try:
                 force.to_spec()
             except DamagedRecord as error:

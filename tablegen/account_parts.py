@@ -11,7 +11,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
-from accounts.part_registry import AccountFileError, AccountPart, Damaged, register
+from accounts.part_registry import AccountFileError, AccountPart, Damaged, in_batches, register
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.boxes import EMPTY_BOX, Box, BoxError, box_document, read_new_box
@@ -43,7 +43,7 @@ def _export(request: HttpRequest) -> tuple[Iterator[Any], list[Damaged]]:
     damaged: list[Damaged] = []
 
     def documents() -> Iterator[Any]:
-        for table in owned(request, Table).iterator(chunk_size=EXPORT_CHUNK):
+        for table in in_batches(owned(request, Table), EXPORT_CHUNK):
             try:
                 document = table_document(table.to_spec())
             except DamagedRecord as error:
