@@ -13,6 +13,7 @@ Only loopback addresses are accepted: this is for the project's own server.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
 import http.client
 import json
@@ -206,6 +207,28 @@ class User:
             self.request(kind, f"/t/{self.rng.choice(table_codes)}/?mode=lof&from={hex_}")
 
 
+def share_table(organiser: User, seed: int) -> str:
+    """Save the table of ``seed`` and share it; its share code ("" if that failed). On a busy
+    machine the table can take longer than the request's second: the worker makes it and
+    the save is asked again, as the page tells its user."""
+    organiser.request(None, "/tables/new/")
+    for _ in range(30):
+        _, page, url = organiser.request(
+            None,
+            "/tables/save/",
+            {"seed": seed, "coverage": 0.45, "symmetry": "point", "mix": "balanced"},
+        )
+        if re.fullmatch(r"/tables/\d+/", url):
+            break
+        time.sleep(1)
+    else:
+        return ""
+    # Private until shared, as lists are.
+    _, page, _ = organiser.request(None, url + "sharing/", {"change": "on"})
+    match = re.search(rb'href="/t/([A-Za-z0-9_-]+)/"', page)
+    return match.group(1).decode() if match else ""
+
+
 def descendants(pid: int) -> list[int]:
     """The process and all its descendants (Linux's /proc)."""
     found, todo = [], [pid]
@@ -258,22 +281,13 @@ def main() -> int:
     # A few shared tables to check line of fire on.
     organiser = users[0]
     for seed in (1, 2, 3):
-        organiser.request(None, "/tables/new/")
-        _, page, _url = organiser.request(
-            None,
-            "/tables/save/",
-            {"seed": seed, "coverage": 0.45, "symmetry": "point", "mix": "balanced"},
-        )
-        # Private until shared, as lists are.
-        _, page, _url = organiser.request(None, _url.rstrip("/") + "/sharing/", {"change": "on"})
-        match = re.search(rb'href="/t/([A-Za-z0-9_-]+)/"', page)
-        if match:
-            table_codes.append(match.group(1).decode())
-    setup_threads = [threading.Thread(target=u.setup, args=(shared_codes,)) for u in users]
-    for t in setup_threads:
-        t.start()
-    for t in setup_threads:
-        t.join()
+        code = share_table(organiser, seed)
+        if code:
+            table_codes.append(code)
+    # Sixteen users set up at a time: hundreds at once (each making, editing and sharing a
+    # list) kept requests waiting past the client's 30 s on a busy machine.
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        list(pool.map(lambda user: user.setup(shared_codes), users))
     if len(table_codes) < 3 or len(shared_codes) < len(users):
         # Without them two kinds of the mix would send nothing and the load would be lighter
         # than it says.
