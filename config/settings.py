@@ -128,10 +128,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several server processes write to one SQLite file: WAL lets readers go on while one
     # writes, IMMEDIATE transactions take the write lock up front (no deadlock upgrades),
-    # and writers wait for the lock instead of failing at once: the threads of one process
-    # in turn on a lock of its own, which wakes the next at once (config.sqlite; SQLite's
-    # busy handler sleeps up to 100 ms between tries, the editor's p95 under load).
-    DATABASES["default"]["ENGINE"] = "config.sqlite"
+    # and writers wait for the lock instead of failing at once.
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",
