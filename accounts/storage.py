@@ -17,10 +17,11 @@ made (its own bound is JOB_FILES_BYTES_PER_OWNER): it counts, and gives way late
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Sum
+from django.db import connection
 
 from accounts.ownership import owned_models
 
@@ -34,20 +35,49 @@ def limit_for(owner: Any) -> int:
 
 
 def used(owner: Any, anonymous_owner: str = "") -> int:
-    """Bytes the owner (an account, or a browser's token) stores."""
-    total = 0
+    """Bytes the owner (an account, or a browser's token) stores: one query over every
+    model that keeps documents. It runs inside every write that grows what an owner stores
+    (every edit of a list), and seven ORM aggregates, one a model, were a sixth of an edit's
+    time under load (docs/performance.md, issue 34)."""
+    sql = _used_sql(owner is not None)
+    if not sql:
+        return 0
+    key = owner.pk if owner is not None else anonymous_owner
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key] * sql.count("%s"))
+        (total,) = cursor.fetchone()
+    return int(total or 0)
+
+
+@functools.cache
+def _used_sql(by_account: bool) -> str:
+    """SELECT the sum of every storage column of one owner's records: an account's
+    (``owner_id = %s``) or a browser's (no account, ``anonymous_owner = %s``). Built once
+    per process from the models' own table and column names."""
+    parts = []
     for model in owned_models():
         field = getattr(model, "storage_field", None)
         if field is None:
             continue
-        manager: Any = model._default_manager
-        mine = (
-            manager.filter(owner=owner)
-            if owner is not None
-            else manager.filter(owner=None, anonymous_owner=anonymous_owner)
+        meta = model._meta
+
+        def column(name: str, meta: Any = meta) -> str:
+            return str(connection.ops.quote_name(meta.get_field(name).column))
+
+        owner = column("owner")
+        where = (
+            f"{owner} = %s"
+            if by_account
+            else f"{owner} IS NULL AND {column('anonymous_owner')} = %s"
         )
-        total += int(mine.aggregate(total=Sum(field))["total"] or 0)
-    return total
+        size = column(field)
+        quote = connection.ops.quote_name
+        parts.append(
+            f"SELECT COALESCE(SUM({size}), 0) AS b FROM {quote(meta.db_table)} WHERE {where}"
+        )
+    if not parts:
+        return ""
+    return "SELECT SUM(b) FROM (" + " UNION ALL ".join(parts) + ") AS stored"
 
 
 def in_megabytes(count: int) -> str:

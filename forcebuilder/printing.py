@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import segno
 from django.http import HttpRequest
 from django.template.loader import render_to_string
@@ -12,6 +14,9 @@ from onefinity import downloads
 from onefinity.http import HtmxHttpRequest
 
 
+# The same link makes the same picture: drawing it (segno's mask search) was half of a shared
+# list's page and of the roster print view under load (docs/performance.md, issue 34).
+@functools.lru_cache(maxsize=512)
 def qr_svg(url: str) -> str:
     return segno.make(url, error="m").svg_inline(
         scale=3, dark="#000", light="#fff", title="Share link QR code"

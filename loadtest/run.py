@@ -13,17 +13,19 @@ Only loopback addresses are accepted: this is for the project's own server.
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
+import concurrent.futures
+import contextlib
+import http.client
 import json
+import os
 import random
 import re
 import statistics
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections import defaultdict
+from pathlib import Path
 
 VERSION = re.compile(rb'name="version" value="(\d+)"')
 SHARE = re.compile(rb'href="/s/([A-Za-z0-9_-]+)/"')
@@ -37,41 +39,110 @@ WEIGHTS = {
 }
 
 
+class Browser:
+    """One visitor's browser: its cookies and one kept-alive connection, as a browser keeps.
+
+    A connection of its own per user (http.client), not urllib's opener: urllib opened a new
+    connection for every request and ran every cookie through http.cookiejar, and the client
+    shares the server's two cores, so what it spends per request is taken from the server."""
+
+    def __init__(self, base: str) -> None:
+        parsed = urllib.parse.urlsplit(base)
+        self.host, self.port = parsed.hostname or "127.0.0.1", parsed.port or 80
+        self.referer = base.rstrip("/") + "/"
+        self.cookies: dict[str, str] = {}
+        self.connection: http.client.HTTPConnection | None = None
+
+    def csrf(self) -> str:
+        return self.cookies.get("csrftoken", "")
+
+    def _keep(self, response: http.client.HTTPResponse) -> None:
+        for header in response.headers.get_all("Set-Cookie") or ():
+            pair, _, attributes = header.partition(";")
+            name, _, value = pair.strip().partition("=")
+            if value and "max-age=0" not in attributes.lower().replace(" ", ""):
+                self.cookies[name] = value
+            else:
+                self.cookies.pop(name, None)
+
+    def _send(self, method: str, path: str, body: bytes | None, headers: dict) -> tuple:
+        """One exchange; once more on a new connection if a kept-alive one was closed
+        before it answered (nginx closes idle ones after 30 s, a browser does the same)."""
+        for attempt in (1, 2):
+            reused = self.connection is not None
+            if self.connection is None:
+                self.connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+            try:
+                self.connection.request(method, path, body=body, headers=headers)
+                response = self.connection.getresponse()
+                content = response.read()
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.close()
+                if attempt == 2 or not reused:
+                    raise
+                continue
+            except BaseException:
+                self.close()
+                raise
+            if response.will_close:
+                self.close()
+            self._keep(response)
+            return response.status, response.headers.get("Location"), content
+        raise AssertionError("unreachable")
+
+    def fetch(
+        self, path: str, data: dict | None = None, htmx: bool = False
+    ) -> tuple[int, bytes, str]:
+        """GET (or POST the form ``data``) and follow redirects as a browser does: the
+        status and body of the last answer, and its path."""
+        headers = {"X-CSRFToken": self.csrf(), "Referer": self.referer}
+        if htmx:
+            headers["HX-Request"] = "true"
+        method, body = "GET", None
+        if data is not None:
+            method, body = "POST", urllib.parse.urlencode(data, doseq=True).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        for _ in range(10):
+            if self.cookies:
+                headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+            status, location, content = self._send(method, path, body, headers)
+            if status not in (301, 302, 303, 307, 308) or not location:
+                return status, content, path
+            path = urllib.parse.urlsplit(location)._replace(scheme="", netloc="").geturl()
+            if status in (301, 302, 303):
+                method, body = "GET", None
+                headers.pop("Content-Type", None)
+            headers["X-CSRFToken"] = self.csrf()
+        return 599, b"too many redirects", path
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+
 class User:
-    def __init__(self, base: str, results: dict, lock: threading.Lock, rng: random.Random) -> None:
-        self.base = base
-        self.results = results
-        self.lock = lock
+    def __init__(self, base: str, rng: random.Random) -> None:
+        self.browser = Browser(base)
+        # (kind, milliseconds, status) of every recorded request: this user's own list,
+        # gathered when the run is over (no lock taken per request).
+        self.results: list[tuple[str, float, int]] = []
         self.rng = rng
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         self.force = 0
         self.version = 0
         self.troopers = 3
 
-    def csrf(self) -> str:
-        return next((c.value for c in self.jar if c.name == "csrftoken"), "")
-
     def request(
         self, kind: str | None, path: str, data: dict | None = None, htmx: bool = False
     ) -> tuple[int, bytes, str]:
-        headers = {"X-CSRFToken": self.csrf(), "Referer": self.base + "/"}
-        if htmx:
-            headers["HX-Request"] = "true"
-        body = urllib.parse.urlencode(data, doseq=True).encode() if data is not None else None
-        request = urllib.request.Request(self.base + path, data=body, headers=headers)
         start = time.perf_counter()
         try:
-            with self.opener.open(request, timeout=30) as response:
-                status, content, url = response.status, response.read(), response.url
-        except urllib.error.HTTPError as error:
-            status, content, url = error.code, error.read(), path
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
+            status, content, url = self.browser.fetch(path, data, htmx)
+        except (OSError, http.client.HTTPException) as error:
             status, content, url = 599, str(error).encode(), path
         elapsed = (time.perf_counter() - start) * 1000
         if kind is not None:
-            with self.lock:
-                self.results[kind].append((elapsed, status))
+            self.results.append((kind, elapsed, status))
         return status, content, url
 
     def setup(self, shared_codes: list[str]) -> None:
@@ -84,11 +155,12 @@ class User:
         self.force = int(url.rstrip("/").split("/")[-1])
         self.edit({"action": "add-unit", "unit_type": "medium-infantry"}, record=False)
         self.edit({"action": "set-class", "unit": 0, "trooper": 0, "class": "hacker"}, record=False)
-        _, page, _ = self.request(None, f"/forces/{self.force}/")
+        # Lists are private until shared (since 2026-11-25): share it, as a player does
+        # before sending the link, so that others' views of it find it.
+        _, page, _ = self.request(None, f"/forces/{self.force}/sharing/", {"change": "on"})
         match = SHARE.search(page)
         if match:
-            with self.lock:
-                shared_codes.append(match.group(1).decode())
+            shared_codes.append(match.group(1).decode())
 
     def edit(self, data: dict, record: bool = True) -> None:
         _status, content, _ = self.request(
@@ -100,6 +172,9 @@ class User:
         match = VERSION.search(content)
         if match:
             self.version = int(match.group(1))
+        elif record and self.results[-1][2] < 400:
+            # An answer without the list's new version is no editor the user can go on with.
+            self.results[-1] = ("editor change", self.results[-1][1], 598)
 
     def act(self, shared_codes: list[str], table_codes: list[str]) -> None:
         kind = self.rng.choices(list(WEIGHTS), list(WEIGHTS.values()))[0]
@@ -132,6 +207,51 @@ class User:
             self.request(kind, f"/t/{self.rng.choice(table_codes)}/?mode=lof&from={hex_}")
 
 
+def share_table(organiser: User, seed: int) -> str:
+    """Save the table of ``seed`` and share it; its share code ("" if that failed). On a busy
+    machine the table can take longer than the request's second: the worker makes it and
+    the save is asked again, as the page tells its user."""
+    organiser.request(None, "/tables/new/")
+    for _ in range(30):
+        _, page, url = organiser.request(
+            None,
+            "/tables/save/",
+            {"seed": seed, "coverage": 0.45, "symmetry": "point", "mix": "balanced"},
+        )
+        if re.fullmatch(r"/tables/\d+/", url):
+            break
+        time.sleep(1)
+    else:
+        return ""
+    # Private until shared, as lists are.
+    _, page, _ = organiser.request(None, url + "sharing/", {"change": "on"})
+    match = re.search(rb'href="/t/([A-Za-z0-9_-]+)/"', page)
+    return match.group(1).decode() if match else ""
+
+
+def descendants(pid: int) -> list[int]:
+    """The process and all its descendants (Linux's /proc)."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        found.append(parent)
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            with contextlib.suppress(OSError):
+                todo += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time these processes have used so far (Linux's /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[max(0, min(len(ordered) - 1, round(share * len(ordered)) - 1))]
@@ -143,34 +263,38 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--label", default="")
+    parser.add_argument(
+        "--server-pid",
+        type=int,
+        default=0,
+        help="the server's top process (on this machine): report its CPU time per request",
+    )
     args = parser.parse_args()
     host = urllib.parse.urlparse(args.base).hostname or ""
     if not (host == "localhost" or host.startswith("127.") or host == "::1"):
         raise SystemExit("load tests only target this machine (loopback addresses)")
 
-    lock = threading.Lock()
-    results: dict[str, list[tuple[float, int]]] = defaultdict(list)
     shared_codes: list[str] = []
     table_codes: list[str] = []
-    users = [User(args.base, results, lock, random.Random(n)) for n in range(args.users)]
+    users = [User(args.base, random.Random(n)) for n in range(args.users)]
 
     # A few shared tables to check line of fire on.
     organiser = users[0]
     for seed in (1, 2, 3):
-        organiser.request(None, "/tables/new/")
-        _, page, _url = organiser.request(
-            None,
-            "/tables/save/",
-            {"seed": seed, "coverage": 0.45, "symmetry": "point", "mix": "balanced"},
+        code = share_table(organiser, seed)
+        if code:
+            table_codes.append(code)
+    # Sixteen users set up at a time: hundreds at once (each making, editing and sharing a
+    # list) kept requests waiting past the client's 30 s on a busy machine.
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        list(pool.map(lambda user: user.setup(shared_codes), users))
+    if len(table_codes) < 3 or len(shared_codes) < len(users):
+        # Without them two kinds of the mix would send nothing and the load would be lighter
+        # than it says.
+        raise SystemExit(
+            f"set-up failed: {len(shared_codes)} of {len(users)} lists and "
+            f"{len(table_codes)} of 3 tables shared"
         )
-        match = re.search(rb'href="/t/([A-Za-z0-9_-]+)/"', page)
-        if match:
-            table_codes.append(match.group(1).decode())
-    setup_threads = [threading.Thread(target=u.setup, args=(shared_codes,)) for u in users]
-    for t in setup_threads:
-        t.start()
-    for t in setup_threads:
-        t.join()
 
     stop = time.monotonic() + args.seconds
 
@@ -180,6 +304,8 @@ def main() -> int:
             user.act(shared_codes, table_codes)
             time.sleep(user.rng.uniform(1.0, 3.0))
 
+    server = descendants(args.server_pid) if args.server_pid else []
+    server_cpu, client_cpu = cpu_seconds(server), time.process_time()
     started = time.monotonic()
     threads = [threading.Thread(target=run, args=(u,)) for u in users]
     for t in threads:
@@ -187,6 +313,13 @@ def main() -> int:
     for t in threads:
         t.join()
     duration = time.monotonic() - started
+    server_cpu, client_cpu = cpu_seconds(server) - server_cpu, time.process_time() - client_cpu
+    for user in users:
+        user.browser.close()
+    results: dict[str, list[tuple[float, int]]] = defaultdict(list)
+    for user in users:
+        for kind, elapsed, status in user.results:
+            results[kind].append((elapsed, status))
 
     total = sum(len(v) for v in results.values())
     errors = sum(1 for v in results.values() for _, status in v if status >= 400)
@@ -197,6 +330,15 @@ def main() -> int:
         "requests": total,
         "throughput_per_s": round(total / duration, 1),
         "errors": errors,
+        # CPU time per request over the timed run (not the set-up): what the cores can carry
+        # whatever else the machine runs meanwhile. The server's counts nginx, gunicorn and
+        # the task worker.
+        "client_cpu_ms_per_request": round(client_cpu * 1000 / max(1, total), 2),
+        **(
+            {"server_cpu_ms_per_request": round(server_cpu * 1000 / max(1, total), 2)}
+            if server
+            else {}
+        ),
         "kinds": {
             kind: {
                 "requests": len(values),

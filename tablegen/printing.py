@@ -8,6 +8,7 @@ about 0.6 s with a hundred objects that merging then had to copy one by one.
 from __future__ import annotations
 
 import base64
+import functools
 import io
 from collections.abc import Iterable
 
@@ -27,6 +28,9 @@ from tablegen.engine.tables import TableSpec
 SHEET_MAP_PIXELS = 4_000_000
 
 
+# The same link makes the same picture: drawing it (segno's mask search) was half of a shared
+# list's page and of the roster print view under load (docs/performance.md, issue 34).
+@functools.lru_cache(maxsize=512)
 def qr_svg(url: str) -> str:
     """The QR code of a share link (as lists have), for the page and the setup sheet."""
     return str(
