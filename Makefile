@@ -67,7 +67,10 @@ run: setup system
 ## SECURE_COOKIES=1 SECURE_SSL_REDIRECT=1 SECURE_HSTS_SECONDS=31536000 SECURE_PROXY_SSL_HEADER=1
 ## TRUSTED_PROXIES=1, EMAIL_HOST (SMTP) and SILENCED_SYSTEM_CHECKS= (empty); the defaults
 ## below serve plain HTTP on loopback.
-WORKERS ?= 4
+# gunicorn's worker processes: one a core (each runs 8 threads). On 2 cores, 2 workers cost
+# 25-31 % less processor time a request than 4 under the mixed load (docs/performance.md,
+# "Twice the load").
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 # deploy/serve.py starts Debian's nginx on HOST:PORT in front of gunicorn (on a Unix
 # socket) and stops them together: nginx reads each request whole (headers within 10 s),
 # so clients sending headers or bodies slowly wait in nginx, not in gunicorn's threads

@@ -25,11 +25,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = Path(tempfile.mkdtemp())
+# A fresh database each run (the folder is new).
 ENV = os.environ | {
     "DATABASE_URL": f"sqlite:///{FOLDER / 'bench.sqlite3'}",
     "DJANGO_SETTINGS_MODULE": "config.settings",
     "TASK_BACKEND": "immediate",
-    "DEBUG": "1",
+    # As the worker of `make serve` runs (DEBUG off).
+    "DEBUG": "0",
+    "SECRET_KEY": "bench-" + "a1s2d3f4g5h6j7k8" * 4,
+    "ALLOWED_HOSTS": "127.0.0.1",
+    "SECURE_COOKIES": "0",
+    "ALLOW_CONSOLE_EMAIL": "1",
 }
 
 FILL = """

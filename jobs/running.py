@@ -37,7 +37,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, reset_queries, transaction
 from django.db.models import F, Q, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -385,6 +385,9 @@ def _finish(job: Job, output: JobOutput | None, kind: JobKind) -> RunFailed | No
         JobFile.objects.create(job=job, index=index, content=part)
         if not running.update(beat=timezone.now()):
             raise lost_hold(job)
+        # With DEBUG on (`make run`), Django keeps each query's SQL, a part's megabyte too,
+        # until a request starts; a worker serves none.
+        reset_queries()
     with transaction.atomic():
         _make_room(job, size)
         finished = running.update(
