@@ -1,5 +1,6 @@
 """Benchmark of bounded event pages (issue 31): every event page and every result post of the
-largest event the limits allow answers in under 1 s on SQLite.
+largest event the limits allow answers in under 1 s, on SQLite (and on PostgreSQL with
+BENCH_DATABASE_URL naming an empty database).
 
 The event: 200 players, 6 rounds, each round on its own 100 painted 40 x 40 tables (1,620
 hexes, 45 % terrain: the worst board the reader takes), rounds 1 to 5 paired through the
@@ -25,7 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 DATABASE = Path(tempfile.mkdtemp()) / "bench.sqlite3"
-os.environ["DATABASE_URL"] = f"sqlite:///{DATABASE}"
+# BENCH_DATABASE_URL: an empty PostgreSQL database to run on instead of a SQLite file.
+os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL") or f"sqlite:///{DATABASE}"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402

@@ -21,9 +21,6 @@ from onefinity.rules.game import GameError, new_game, state_document
 from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.tables import TableDocumentError
 
-# The VP a game from a round is played to when the event does not say (the scenario's).
-DEFAULT_VP_TARGET = 5
-
 
 def my_pairing(user: Any, event_id: int, number: int) -> Pairing:
     """The user's pairing in the event's published round ``number``; 404 otherwise."""
@@ -45,9 +42,10 @@ def my_pairing(user: Any, event_id: int, number: int) -> Pairing:
     return pairing
 
 
-def start_from_round(pairing: Pairing, vp_target: int = DEFAULT_VP_TARGET) -> Game:
+def start_from_round(pairing: Pairing, vp_target: int | None = None) -> Game:
     """The pairing's game (made now if it has none): side a the pairing's player a, with
-    both locked lists and the round's table."""
+    both locked lists and the round's table, played to ``vp_target`` or the ruleset's
+    (its [game] vp_target: the scenario's VP, which an event does not set)."""
     existing = Game.objects.filter(pairing=pairing).first()
     if existing is not None:
         return existing
@@ -58,6 +56,10 @@ def start_from_round(pairing: Pairing, vp_target: int = DEFAULT_VP_TARGET) -> Ga
         raise GameRefusal("Both lists must be locked by the organizer before the game.")
     round_ = pairing.round
     ruleset = library().get_or_current(round_.event.ruleset_version)
+    if ruleset.game is None:
+        raise GameRefusal(f"Ruleset {ruleset.version} has no rules for a game at the table.")
+    if vp_target is None:
+        vp_target = ruleset.game.vp_target
     try:
         spec_a, spec_b = entry_a.snapshot_spec(), entry_b.snapshot_spec()
         table = round_.table_spec(pairing.table)

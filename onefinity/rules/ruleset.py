@@ -432,6 +432,8 @@ class GameRules:
     restores: Mapping[str, str]
     restore_wounds: int
     hacked: HackedRule
+    # The VP a game started from an event round is played to (the scenario's).
+    vp_target: int = 5
 
     def state_for(self, wounds: int) -> TrooperState:
         level = ABOVE_ZERO if wounds > 0 else ZERO if wounds == 0 else BELOW_ZERO

@@ -645,7 +645,10 @@ def _game(root: _Reader) -> GameRules | None:
         restores=frozen(restores),
         restore_wounds=restore_wounds,
         hacked=hacked,
+        vp_target=table.integer("vp_target", minimum=1),
     )
+    if rules.vp_target > 99:
+        raise table.fail("vp_target", "a game is played to 1 to 99 VP")
     table.done()
     return rules
 

@@ -8,6 +8,7 @@ import pytest
 
 from events.models import Pairing, Result
 from games.models import Game
+from onefinity.rules import library
 from tests.events.conftest import table_documents
 
 pytestmark = pytest.mark.django_db
@@ -39,6 +40,8 @@ def test_one_tap_starts_the_game_with_both_locked_lists_and_the_rounds_table(
     assert game.list_a["name"] == "Alice's wardens" and game.list_b["name"] == "Bob's wardens"
     assert game.table == paired.round.tables[0] and game.table_name == "Pack table 1"
     assert game.pairing == paired
+    # Played to the scenario's VP, which the ruleset's data gives (an event sets none).
+    assert game.vp_target == library().current.game.vp_target  # type: ignore[union-attr]
     assert player_client.get(f"/games/{game.code}/state.json").status_code == 200
     assert other_client.get(f"/games/{game.code}/state.json").status_code == 200
 

@@ -351,3 +351,17 @@ def test_provisional_marks_reach_the_values_they_name(ruleset):
     assert ruleset.unit_types["tag"].default_weapon_provisional
     assert not ruleset.unit_types["tag"].provisional
     assert all(band.provisional for band in ruleset.range_bands)
+
+
+@pytest.mark.parametrize(("vp", "refused"), [(1, False), (99, False), (0, True), (100, True)])
+def test_a_round_games_vp_target_is_one_to_ninety_nine(vp, refused):
+    """The scenario's VP a game from an event round is played to ([game] vp_target): the
+    contract's 1 to 99, at each bound and one past it."""
+    document = _default_document()
+    document["game"]["vp_target"] = vp
+    if not refused:
+        assert parse_ruleset(document, "rulesets/ok.toml").game.vp_target == vp  # type: ignore[union-attr]
+        return
+    with pytest.raises(RulesetError) as caught:
+        parse_ruleset(document, "rulesets/broken.toml")
+    assert caught.value.key == "game.vp_target"
