@@ -36,6 +36,7 @@ django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
@@ -193,7 +194,7 @@ def main() -> int:
     )
     result = {
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
-        f"{platform.python_version()}, SQLite",
+        f"{platform.python_version()}, {connection.vendor}",
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "event": f"{PLAYERS} players, {ROUNDS} rounds of {TABLES} painted 40 x 40 tables",
         "setup_s": setup_s,
