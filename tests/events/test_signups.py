@@ -5,15 +5,15 @@ simultaneous sign-ups of one new name make one account and seven clear refusals.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 from django.test import Client
 
 from events.models import Entry
 from tests.events.conftest import make_event
+from tests.threads import thread_database as thread_database  # a fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -92,20 +92,6 @@ def test_the_organizer_adds_a_late_player(organizer_client, organizer, django_us
 
 
 # --- Eight simultaneous sign-ups of one new name (issue 31) -------------------------------
-
-
-@pytest.fixture
-def thread_database(transactional_db, tmp_path):
-    """Other threads' database: on SQLite a file copy of the test database (its in-memory
-    one locks whole tables between connections), as tests/site/test_attempts.py does."""
-    if connection.vendor != "sqlite":
-        return connection.settings_dict
-    copy = tmp_path / "threads.sqlite3"
-    connection.ensure_connection()
-    with sqlite3.connect(copy) as target:
-        connection.connection.backup(target)
-    target.close()
-    return {**connection.settings_dict, "NAME": str(copy)}
 
 
 @pytest.mark.django_db(transaction=True)
