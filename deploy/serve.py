@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,11 +127,70 @@ def worker_id(host: str, port: int, n: int) -> str:
     return f"{socket.gethostname()[:40]}:{host}:{port}:{n}"[:64]
 
 
-def main() -> int:
+Start = Callable[..., subprocess.Popen[bytes]]
+
+
+def start_web(options: argparse.Namespace, folder: Path, start: Start) -> None:
+    """The web server: runserver (--dev), or gunicorn on a Unix socket with nginx in front;
+    returns once it answers."""
+    python = sys.executable
+    if options.dev:
+        start("runserver", [python, "manage.py", "runserver", f"{options.host}:{options.port}"])
+        return
+    socket_path = folder / "gunicorn.sock"
+    env = dict(os.environ)
+    # nginx is a proxy the site must count (see the module's docstring).
+    env["TRUSTED_PROXIES"] = str(int(os.environ.get("TRUSTED_PROXIES", "0") or 0) + 1)
+    gunicorn = [python, "-m", "gunicorn", "config.wsgi", "--config", "config/gunicorn.conf.py"]
+    gunicorn += ["--bind", f"unix:{socket_path}", "--workers", str(options.workers)]
+    # The client's address in the log is the one nginx saw (it arrives on a socket).
+    gunicorn += ["--no-control-socket", "--access-logfile", "-"]
+    gunicorn += ["--access-logformat", ACCESS_LOG]
+    wait_for(socket_path.exists, start("gunicorn", gunicorn, env), "gunicorn", 60)
+    (folder / "nginx.conf").write_text(nginx_config(folder, options.host, options.port))
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    web = start("nginx", [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf")])
+    wait_for(lambda: can_connect(options.host, options.port), web, "nginx", 20)
+
+
+def task_workers(options: argparse.Namespace) -> list[Supervised]:
+    """The supervised task workers, started, each under an id of its own."""
+    if options.no_task_worker:
+        return []
+    workers = []
+    for n in range(1, max(1, options.task_workers) + 1):
+        name = "task worker" if options.task_workers <= 1 else f"task worker {n}"
+        ident = worker_id(options.host, options.port, n)
+        workers.append(
+            Supervised(name, [sys.executable, "manage.py", "run_jobs", "--worker-id", ident])
+        )
+        workers[-1].start()
+    return workers
+
+
+def stop_all(processes: list[subprocess.Popen[bytes]]) -> None:
+    """Stop each process's group, the last started first; killed after 15 s."""
+    for process in reversed(processes):
+        signal_group(process, signal.SIGTERM)
+    deadline = time.monotonic() + 15
+    for process in reversed(processes):
+        try:
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            signal_group(process, signal.SIGKILL)
+            process.wait()
+
+
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn's worker processes")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 2,
+        help="gunicorn's worker processes (default: one a core)",
+    )
     parser.add_argument("--dev", action="store_true", help="runserver instead of nginx+gunicorn")
     parser.add_argument("--no-task-worker", action="store_true", help="no task worker")
     parser.add_argument(
@@ -139,17 +199,22 @@ def main() -> int:
         default=int(os.environ.get("TASK_WORKERS", "1") or 1),
         help="task workers to run and keep running (TASK_WORKERS; default 1)",
     )
-    options = parser.parse_args()
+    return parser.parse_args()
 
-    python = sys.executable
+
+def main() -> int:
+    options = arguments()
     folder = Path(tempfile.mkdtemp(prefix="onefinity-serve-"))
     processes: list[tuple[str, subprocess.Popen[bytes]]] = []
     workers: list[Supervised] = []
 
-    def start(name: str, command: list[str], env: dict[str, str] | None = None) -> None:
+    def start(
+        name: str, command: list[str], env: dict[str, str] | None = None
+    ) -> subprocess.Popen[bytes]:
         # Each in a process group of its own, stopped as a whole (runserver's reloader and
         # gunicorn's workers are children of what is started here).
         processes.append((name, subprocess.Popen(command, cwd=ROOT, env=env, process_group=0)))
+        return processes[-1][1]
 
     stopping = False
 
@@ -161,67 +226,20 @@ def main() -> int:
     signal.signal(signal.SIGTERM, stop)
     status = 0
     try:
-        if options.dev:
-            address = f"{options.host}:{options.port}"
-            start("runserver", [python, "manage.py", "runserver", address])
-            web = processes[-1][1]
-        else:
-            socket_path = folder / "gunicorn.sock"
-            env = dict(os.environ)
-            # nginx is a proxy the site must count (see the module's docstring).
-            env["TRUSTED_PROXIES"] = str(int(os.environ.get("TRUSTED_PROXIES", "0") or 0) + 1)
-            gunicorn = [
-                python,
-                "-m",
-                "gunicorn",
-                "config.wsgi",
-                "--config",
-                "config/gunicorn.conf.py",
-            ]
-            gunicorn += ["--bind", f"unix:{socket_path}", "--workers", str(options.workers)]
-            # The client's address in the log is the one nginx saw (it arrives on a socket).
-            gunicorn += ["--no-control-socket", "--access-logfile", "-"]
-            gunicorn += ["--access-logformat", ACCESS_LOG]
-            start("gunicorn", gunicorn, env)
-            wait_for(socket_path.exists, processes[-1][1], "gunicorn", 60)
-            (folder / "nginx.conf").write_text(nginx_config(folder, options.host, options.port))
-            nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-            start("nginx", [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf")])
-            web = processes[-1][1]
-            wait_for(lambda: can_connect(options.host, options.port), web, "nginx", 20)
-        if not options.no_task_worker:
-            for n in range(1, max(1, options.task_workers) + 1):
-                name = "task worker" if options.task_workers <= 1 else f"task worker {n}"
-                ident = worker_id(options.host, options.port, n)
-                workers.append(
-                    Supervised(name, [python, "manage.py", "run_jobs", "--worker-id", ident])
-                )
-                workers[-1].start()
+        start_web(options, folder, start)
+        workers = task_workers(options)
         print(f"Serving on http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True)
         while not stopping:
-            for name, process in processes:
-                if process.poll() is not None:
-                    print(
-                        f"{name} stopped (exit status {process.returncode}): stopping", flush=True
-                    )
-                    status = 1
-                    stopping = True
-                    break
-            else:
-                for worker in workers:
-                    worker.check()
-                time.sleep(0.2)
+            gone = next(((n, p) for n, p in processes if p.poll() is not None), None)
+            if gone is not None:
+                print(f"{gone[0]} stopped (exit status {gone[1].returncode}): stopping", flush=True)
+                status, stopping = 1, True
+                break
+            for worker in workers:
+                worker.check()
+            time.sleep(0.2)
     finally:
-        processes += [(w.name, w.process) for w in workers if w.process is not None]
-        for _, process in reversed(processes):
-            signal_group(process, signal.SIGTERM)
-        deadline = time.monotonic() + 15
-        for _, process in reversed(processes):
-            try:
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                signal_group(process, signal.SIGKILL)
-                process.wait()
+        stop_all([p for _, p in processes] + [w.process for w in workers if w.process])
         shutil.rmtree(folder, ignore_errors=True)
     return status
 

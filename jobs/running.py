@@ -38,7 +38,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, reset_queries, transaction
-from django.db.models import F, Q, QuerySet, Sum
+from django.db.models import F, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -119,10 +119,7 @@ def start_job(
         address=attempts.client_digest(request),
         **owner_fields(request, Job),
     )
-    _free_places(job)  # the bounds first: a refused job costs no fresh work
-    refusal = attempts.fresh_work(request)
-    if refusal is not None:
-        raise JobsBusy(refusal.message)
+    _within_bounds(request, job)
     forget_expired(mine)
 
     def insert(slot: int, address_slot: int) -> None:
@@ -175,6 +172,14 @@ def _free_places(job: Job) -> tuple[int, int]:
     return slot, address_slot
 
 
+def _within_bounds(request: HttpRequest, job: Job) -> None:
+    """JobsBusy when the job would pass its owner's or address's places (looked at first:
+    a refused job costs no fresh work) or the visitor's fresh work; else it counts as fresh
+    work. The places are taken for good by _hold_places."""
+    _free_places(job)
+    refuse_fresh_work(request)
+
+
 def _hold_places(job: Job, write: Any) -> None:
     """``write(slot, address_slot)`` with free places, in a transaction of its own; a place
     taken meanwhile by another request (the constraint refuses the write) is looked for
@@ -223,9 +228,7 @@ def queue(job: Job) -> None:
 def _priority(job: Job, base: int) -> int:
     active = Job.objects.filter(state__in=Job.ACTIVE).exclude(pk=job.pk)
     ahead = max(
-        active.filter(Q(owner_id=job.owner_id) if job.owner_id else Q(owner=None))
-        .filter(anonymous_owner=job.anonymous_owner)
-        .count(),
+        _owners_jobs(job).filter(state__in=Job.ACTIVE).exclude(pk=job.pk).count(),
         active.filter(address=job.address).count() if job.address else 0,
     )
     return max(-100, min(100, base - PRIORITY_STEP * ahead))
@@ -250,10 +253,7 @@ def restart(request: HttpRequest, job: Job) -> bool:
         ):
             raise _Identical(job)  # started again meanwhile by another request
 
-    _free_places(job)  # the bounds first: a refused restart costs no fresh work
-    refusal = attempts.fresh_work(request)
-    if refusal is not None:
-        raise JobsBusy(refusal.message)
+    _within_bounds(request, job)
     try:
         _hold_places(job, requeue)
     except _Identical:
