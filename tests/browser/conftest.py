@@ -50,10 +50,23 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+# A page's load is the server's work: on a busy machine (CI's, or two suites side by side at
+# load 15) a page that a quiet machine serves in 0.1 s took over 15 s, and the test failed
+# on the machine, not the site. Navigations get a minute; an action's wait stays short.
+NAVIGATION_MS = 60_000
+
+
+def patient(page: Page, action_ms: int = 10_000) -> Page:
+    """The page's waits: `action_ms` for an element, a minute for a page to load."""
+    page.set_default_timeout(action_ms)
+    page.set_default_navigation_timeout(NAVIGATION_MS)
+    return page
+
+
 def _page(browser: Browser, viewport: dict[str, int], javascript: bool = True) -> Iterator[Page]:
     context = browser.new_context(viewport=viewport, java_script_enabled=javascript)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    patient(page)
     yield page
     context.close()
 

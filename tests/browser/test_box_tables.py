@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser.conftest import PHONE, screenshot
+from tests.browser.conftest import PHONE, patient, screenshot
 from tests.browser.quality import axe_violations
 from tests.browser.test_tables import open_controls, sideways
 
@@ -28,7 +28,7 @@ def test_a_box_that_makes_no_table_shows_its_draft_and_advice_and_keeps_the_draf
 ):
     context = browser.new_context(viewport=viewport, bypass_csp=True)
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    patient(page, 15_000)
     page.goto(
         f"{live_server.url}/tables/new/?seed=4&coverage=0.45&symmetry=mirror&mix=balanced"
         f"&box={ISSUE_BOX}"

@@ -12,7 +12,7 @@ from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from events.models import Drop, Entry, Pairing, Result
-from tests.browser.conftest import PHONE, screenshot
+from tests.browser.conftest import PHONE, patient, screenshot
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 from tests.browser.test_events import PASSWORD, fits_the_phone
 from tests.events.conftest import make_event
@@ -45,7 +45,7 @@ def signed_in(browser: Browser, base: str, user, viewport) -> BrowserContext:  #
 
 def opened(context: BrowserContext, url: str) -> Page:
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    patient(page)
     page.goto(url)
     return page
 

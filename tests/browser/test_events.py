@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from forcebuilder.models import Force
 from onefinity.rules import read_force_document
 from tablegen.models import Pack
-from tests.browser.conftest import DESKTOP, PHONE, screenshot, settled
+from tests.browser.conftest import DESKTOP, PHONE, patient, screenshot, settled
 from tests.events.conftest import table_documents
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
 
@@ -63,7 +63,7 @@ def test_an_organizer_and_two_players_run_an_event(
     # --- The organizer creates the event ------------------------------------------------
     org_context = browser.new_context(viewport=DESKTOP)
     org = org_context.new_page()
-    org.set_default_timeout(10_000)
+    patient(org)
     org.goto(base + "/events/")
     log_in(org, "orga")
     expect(org.get_by_role("heading", level=1)).to_have_text("Events")
@@ -82,7 +82,7 @@ def test_an_organizer_and_two_players_run_an_event(
     # --- Alice joins on her phone: log in, back to the event, join, submit -------------------
     alice_context = browser.new_context(viewport=PHONE)
     phone = alice_context.new_page()
-    phone.set_default_timeout(10_000)
+    patient(phone)
     phone.goto(join_url)
     expect(phone.get_by_role("heading", level=1)).to_have_text("Join Club Night")
     expect(phone.locator("main")).to_contain_text("Bring your own dice.")
@@ -102,7 +102,7 @@ def test_an_organizer_and_two_players_run_an_event(
     # --- Bob signs up from the join link, without JavaScript, and submits an illegal list --
     bob_context = browser.new_context(viewport=DESKTOP, java_script_enabled=False)
     bob = bob_context.new_page()
-    bob.set_default_timeout(10_000)
+    patient(bob)
     bob.goto(join_url)
     bob.get_by_role("link", name="No account? Sign up and join").click()
     bob.get_by_label("Username").fill("bob")

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from events.models import Event
 from forcebuilder.models import Force
 from jobs.models import Job
-from tests.browser.conftest import PHONE, screenshot, settled
+from tests.browser.conftest import PHONE, patient, screenshot, settled
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 from tests.events.conftest import make_event, make_force
 
@@ -41,7 +41,7 @@ def context_of(browser: Browser, base: str, viewport: dict[str, int], user: Any 
 
 def new_page(context: BrowserContext) -> Page:
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    patient(page)
     return page
 
 

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 
 from forcebuilder.models import Force
 from onefinity.rules import read_force_document
-from tests.browser.conftest import PHONE, SCREENSHOTS, screenshot, wait_until
+from tests.browser.conftest import PHONE, SCREENSHOTS, patient, screenshot, wait_until
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -96,7 +96,7 @@ def open_page(browser: Browser, viewport=WIDE, javascript: bool = True) -> Page:
         viewport=viewport, java_script_enabled=javascript, bypass_csp=True
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    patient(page)
     return page
 
 

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from forcebuilder.models import Force
 from games.models import Game
 from onefinity.rules import read_force_document
-from tests.browser.conftest import PHONE, screenshot, settled
+from tests.browser.conftest import PHONE, patient, screenshot, settled
 from tests.browser.quality import axe_violations, markup_errors
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
 
@@ -40,7 +40,7 @@ def phone_of(browser: Browser, base: str, name: str) -> Page:
     context = browser.new_context(viewport=PHONE, bypass_csp=True)
     _CONTEXTS.append(context)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    patient(page)
     page.goto(base + "/games/")
     page.get_by_label("Username").fill(name)
     page.get_by_label("Password").fill(PASSWORD)

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import DESKTOP, PHONE, screenshot, settled
+from tests.browser.conftest import DESKTOP, NAVIGATION_MS, PHONE, patient, screenshot, settled
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 from tests.conftest import OWNER_PASSWORD
 
@@ -23,7 +23,7 @@ def signed_in(browser: Browser, base: str, viewport: dict[str, int], javascript:
         viewport=viewport, java_script_enabled=javascript, bypass_csp=True
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    patient(page)
     page.goto(base + "/accounts/login/")
     page.get_by_label("Username").fill("owner")
     page.get_by_label("Password").fill(OWNER_PASSWORD)
@@ -37,7 +37,8 @@ def start_pack(page: Page, base: str, count: int, seed: int, name: str) -> None:
     page.get_by_label("Pack name").fill(name)
     page.get_by_label("Tables in the pack").fill(str(count))
     page.get_by_label("Seed").fill(str(seed))
-    page.get_by_role("button", name="Generate the pack").click()
+    # The pack is made inside this request (the immediate backend): a minute on a busy machine.
+    page.get_by_role("button", name="Generate the pack").click(timeout=NAVIGATION_MS)
     expect(page.get_by_role("heading", level=1)).to_have_text(name)
 
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from events.models import Pairing
-from tests.browser.conftest import PHONE, screenshot, settled
+from tests.browser.conftest import PHONE, patient, screenshot, settled
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 from tests.browser.test_events import PASSWORD, fits_the_phone, log_in
 from tests.events.conftest import make_event
@@ -22,7 +22,7 @@ WIDE = {"width": 1366, "height": 900}
 def phone_of(browser: Browser, base: str, path: str, name: str) -> Page:
     context = browser.new_context(viewport=PHONE, bypass_csp=True)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    patient(page)
     page.goto(base + path)
     log_in(page, name)
     return page

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tablegen.models import Table
-from tests.browser.conftest import PHONE, screenshot, settled
+from tests.browser.conftest import PHONE, patient, screenshot, settled
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 from tests.browser.test_tables import an_empty_table, hex_at, palette, place
 
@@ -32,7 +32,7 @@ def screen(browser: Browser, request) -> Iterator[Page]:
         viewport=viewport, has_touch=touch, is_mobile=touch, bypass_csp=True
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    patient(page)
     yield page
     context.close()
 

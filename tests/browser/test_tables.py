@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from pypdf import PdfReader
 
 from tablegen.models import Table
-from tests.browser.conftest import DESKTOP, PHONE, screenshot, settled
+from tests.browser.conftest import DESKTOP, NAVIGATION_MS, PHONE, screenshot, settled
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -100,7 +100,8 @@ def test_a_tournament_pack_shows_progress_and_finishes(page: Page, live_server):
     page.goto(live_server.url + "/tables/packs/new/")
     page.get_by_label("Tables in the pack").fill("6")
     page.get_by_label("Seed").fill("40")
-    page.get_by_role("button", name="Generate the pack").click()
+    # The pack is made inside this request (the immediate backend): a minute on a busy machine.
+    page.get_by_role("button", name="Generate the pack").click(timeout=NAVIGATION_MS)
     expect(page.get_by_text("Ready: 6 tables.")).to_be_visible(timeout=30_000)
     # The PDF is made after the tables, three sheets per request, then put together.
     expect(page.get_by_role("link", name="Download the pack PDF")).to_be_visible(timeout=30_000)

@@ -13,7 +13,7 @@ from itertools import count
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import DESKTOP, PHONE, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, patient, screenshot
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 from tests.jobs.stack import Stack
 
@@ -41,7 +41,7 @@ def signed_up(browser: Browser, served: Stack, viewport: dict, javascript: bool 
         bypass_csp=True,  # axe-core is injected as a script
     )
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    patient(page, 15_000)
     page.goto(served.base + "/accounts/signup/")
     page.get_by_label("Username").fill(f"orga{next(_accounts)}")
     page.get_by_label("Password", exact=True).fill("a-long-pass-phrase")
