@@ -1,9 +1,12 @@
-"""An event's day on phones and a desktop (issue 32): players check in from their phones
-(the organizer ticks another), the organizer pairs, publishes and starts the clock, and the
-players' open pages show their table and the time left without a reload; a player drops
-themself; the organizer adds a late player; the round is closed and a player's late change
-is refused; the standings show every deciding column at 390 px and nothing is clipped at
-1366 px. axe and the Nu HTML checker on the pages at both widths. One server, few loads."""
+"""An event's three-round day on phones and a desktop (issue 32): players check in from
+their phones (the organizer ticks another), the organizer pairs, publishes and starts the
+clock, and the players' open pages show their table and the time left without a reload (and
+a background page notifies); a player drops themself; the organizer adds a late player, who
+submits a checked list and is paired in round 2; a dispute shows on the organizer's open
+round page and is settled there; round 3's pairing settles round 2 and the final standings
+finish the day; a player's late change is refused (a closed round, a settled one, a finished
+event); the standings show every deciding column at 390 px and nothing is clipped at 1366 px.
+axe and the Nu HTML checker on the pages at both widths. One server, few loads."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from events.models import Drop, Entry, Pairing, Result
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 from tests.browser.test_events import PASSWORD, fits_the_phone
-from tests.events.conftest import make_event
+from tests.events.conftest import make_event, make_force
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,6 +56,14 @@ def opened(context: BrowserContext, url: str) -> Page:
 def clean(page: Page, what: str) -> None:
     found = axe_violations(page)
     assert found == [], f"{what}: {found}"
+
+
+def report(event, number: int, player, mine: int, theirs: int) -> int:  # type: ignore[no-untyped-def]
+    """A player's result sent from their phone's form (the page's own post): its status."""
+    client = Client()
+    client.force_login(player)
+    url = f"/events/{event.pk}/rounds/{number}/report/"
+    return client.post(url, {"my_vp": mine, "their_vp": theirs}).status_code
 
 
 def test_a_day_with_check_in_the_clock_live_pages_a_drop_and_a_refused_late_change(
@@ -157,6 +168,66 @@ def test_a_day_with_check_in_the_clock_live_pages_a_drop_and_a_refused_late_chan
     fits_the_phone(org_phone)
     clean(org_phone, "the dashboard (phone)")
     screenshot(org_phone, "event-day-dashboard-phone")
+
+    # --- Erin, the late player, submits a list from her phone: it is checked ------------------
+    make_force(users["erin"], "Erin's wardens")
+    erin = opened(signed_in(browser, base, users["erin"], PHONE), me)
+    erin.locator('input[name="force"]').first.check()
+    erin.get_by_role("button", name="Submit the chosen list").click()
+    expect(erin.locator("#status")).to_contain_text("Legal")
+    erin.context.close()
+
+    # --- Round 2: bob is not paired, erin is; alice's page and the clock follow live --------
+    org.goto(f"{base}/events/{event.pk}/rounds/2/")
+    org.get_by_role("button", name="Pair round 2 by the Swiss system").click()
+    expect(org.locator(".messages")).to_contain_text("Round 2 is paired: 2 games.")
+    second = list(Pairing.objects.filter(round__event=event, round__number=2).order_by("table"))
+    seated_two = {p.player_a_id for p in second} | {p.player_b_id for p in second}
+    assert entries["bob"].pk not in seated_two
+    assert Entry.objects.get(event=event, player=users["erin"]).pk in seated_two
+    org.get_by_role("button", name="Publish round 2 now").click()
+    org.get_by_role("button", name="Start round 2's clock").click()
+    expect(org.locator(".round-clock")).to_contain_text("minutes left")
+    expect(alice.locator("#round-2")).to_contain_text("against", timeout=LIVE_MS)
+    expect(alice.locator("#round-2 .round-clock")).to_contain_text("minutes left")
+    told = alice.evaluate("window.notified")
+    assert len(told) == 2 and told[1].startswith("Round 2 is up"), told
+
+    # --- A dispute at table 1 shows on the organizer's open page, and is settled there -------
+    disputed, agreed = second
+    report(event, 2, disputed.player_a.player, 10, 5)
+    report(event, 2, disputed.player_b.player, 12, 5)  # B says B won 12 to 5
+    report(event, 2, agreed.player_a.player, 7, 7)
+    report(event, 2, agreed.player_b.player, 7, 7)
+    game = org.locator("#game-1")
+    expect(game).to_contain_text("Disputed", timeout=LIVE_MS)
+    expect(org.locator("#game-2")).to_contain_text("Confirmed", timeout=LIVE_MS)
+    a_name = disputed.player_a.player_name
+    game.get_by_role("button", name=f"{a_name}'s report is right").click()
+    expect(org.locator("#game-1")).to_contain_text("Entered by you")
+    settled_result = Result.objects.get(pairing=disputed)
+    assert (settled_result.a_vp, settled_result.b_vp) == (10, 5)
+    clean(org, "the round page after a dispute (desktop)")
+
+    # --- Round 3 closes round 2; its results, then the final standings finish the day --------
+    org.goto(f"{base}/events/{event.pk}/rounds/3/")
+    org.get_by_role("button", name="Pair round 3 by the Swiss system").click()
+    expect(org.locator(".messages")).to_contain_text("Round 3 is paired: 2 games.")
+    org.get_by_role("button", name="Publish round 3 now").click()
+    expect(alice.locator("#round-3")).to_contain_text("against", timeout=LIVE_MS)
+    for pairing in Pairing.objects.filter(round__event=event, round__number=3):
+        report(event, 3, pairing.player_a.player, 8, 3)
+        report(event, 3, pairing.player_b.player, 3, 8)
+    # Round 2 is settled by round 3's pairing: the loser of the dispute cannot change it.
+    assert report(event, 2, disputed.player_b.player, 15, 0) in (400, 403)
+    assert (Result.objects.get(pk=settled_result.pk).a_vp, settled_result.b_vp) == (10, 5)
+    org.goto(f"{base}/events/{event.pk}/standings/")
+    org.get_by_role("button", name="Publish the final standings and finish the event").click()
+    expect(org.locator(".messages")).to_contain_text("Hall Open is finished")
+    last = Pairing.objects.filter(round__event=event, round__number=3).first()
+    assert last is not None
+    assert report(event, 3, last.player_a.player, 0, 15) in (400, 403)
+    assert Result.objects.get(pairing=last).a_vp == 8
 
     # --- The standings: every deciding column on a phone, nothing clipped at 1366 -------------
     standings = f"{base}/events/{event.pk}/standings/"
