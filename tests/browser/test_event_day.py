@@ -162,6 +162,11 @@ def test_a_day_with_check_in_the_clock_live_pages_a_drop_and_a_refused_late_chan
     # --- The organizer adds a late player on the dashboard (a phone) ---------------------------
     org_phone = opened(signed_in(browser, base, users["orga"], PHONE), f"{base}/events/{event.pk}/")
     expect(org_phone.locator(".next-steps")).to_contain_text("bob dropped out after round 1")
+    # The join link is copied in one tap (for the hall's chat).
+    org_phone.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    org_phone.get_by_role("button", name="Copy the join link").click()
+    expect(org_phone.locator("#join .copied")).to_have_text("Copied.")
+    assert org_phone.evaluate("navigator.clipboard.readText()") == base + event.get_join_url()
     org_phone.get_by_label("Add a late player").fill("erin")
     org_phone.get_by_role("button", name="Add the player").click()
     expect(org_phone.locator(".messages")).to_contain_text("erin is added")
