@@ -147,6 +147,10 @@ def test_an_illegal_list_needs_the_players_consent_and_the_organizer_sees_it(
     assert response.status_code == 400
     text = response.content.decode()
     assert "not legal" in text and "TAG" in text and "anyway" in text
+    # Fixing it is the big button; submitting anyway the small link-styled one after it.
+    fix = f'<a class="button" href="/forces/{illegal.pk}/">Open Two TAGs to fix it</a>'
+    anyway = '<button type="submit" class="link">Or submit Two TAGs anyway'
+    assert fix in text and anyway in text and text.index(fix) < text.index(anyway)
     entry = joined[0]
     entry.refresh_from_db()
     assert not entry.submitted
