@@ -263,3 +263,32 @@ def test_a_packs_table_names_reach_the_pages_without_the_generators_seed(
     )
     at = sheets.find("(seed")
     assert "Spring pack 1" in sheets and at < 0, sheets[at - 300 : at + 60]
+
+
+def test_players_follow_the_standings_live_once_the_organizer_publishes_them(
+    organizer_client, event, six
+):
+    import re
+
+    from events.models import Swiss
+    from tests.events.test_play import publish, report
+
+    pair(organizer_client, event, 1)
+    publish(organizer_client, event, 1)
+    ann = client_of(six["ann"])
+    url = f"/events/{event.pk}/standings/"
+    assert ann.get(url).status_code == 404  # the organizer's until published
+    swiss = Swiss.objects.get(event=event)
+    organizer_client.post(
+        f"/events/{event.pk}/standings/publish/", {"change": "publish", "version": swiss.version}
+    )
+    page = ann.get(url).content.decode()
+    found = re.search(r'data-hx-get="([^"]*\?since=[0-9a-f]+)"', page)
+    assert found is not None and 'data-hx-trigger="every 5s' in page
+    poll = found.group(1).replace("&amp;", "&")
+    assert ann.get(poll, headers={"HX-Request": "true"}).status_code == 204
+    game = games(event, 1)[0]
+    report(game.player_a, event, 1, 5, 3)
+    report(game.player_b, event, 1, 3, 5)  # the result is confirmed: the standings move
+    answer = ann.get(poll, headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and 'id="standings-live"' in answer.content.decode()
