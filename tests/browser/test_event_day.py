@@ -31,6 +31,19 @@ WIDE = {"width": 1366, "height": 900}
 # A live page polls every 5 s: an update shows within 10 s (and a loaded machine's margin).
 LIVE_MS = 15_000
 T = TypeVar("T")
+# The browser's Notifications API as a phone has it: the permission is asked for (counted),
+# kept for the session, and what is shown is recorded.
+NOTIFICATIONS = """
+    window.notified = [];
+    window.Notification = function (text) { window.notified.push(text); };
+    window.Notification.permission = sessionStorage.getItem("permission") || "default";
+    window.Notification.requestPermission = () => {
+        sessionStorage.setItem("asked", String(Number(sessionStorage.getItem("asked") || 0) + 1));
+        sessionStorage.setItem("permission", "granted");
+        window.Notification.permission = "granted";
+        return Promise.resolve("granted");
+    };
+"""
 
 
 def signed_in(browser: Browser, base: str, user, viewport) -> BrowserContext:  # type: ignore[no-untyped-def]
@@ -114,18 +127,20 @@ def test_a_day_with_check_in_the_clock_live_pages_a_drop_and_a_refused_late_chan
     round_url = f"{base}/events/{event.pk}/rounds/1/"
 
     # --- Alice checks in from her phone; the organizer ticks bob and carol ---------------------
-    alice = opened(signed_in(browser, base, users["alice"], PHONE), me)
+    phone = signed_in(browser, base, users["alice"], PHONE)
+    phone.add_init_script(NOTIFICATIONS)
+    alice = opened(phone, me)
     alice.get_by_role("button", name="Check in for round 1").click()
     expect(alice.locator("#check-in")).to_contain_text("Checked in")
-    # Her phone allowed notifications once, and the page goes to the background.
-    alice.evaluate(
-        """() => {
-            window.notified = [];
-            window.Notification = function (text) { window.notified.push(text); };
-            window.Notification.permission = "granted";
-            Object.defineProperty(document, "hidden", { get: () => true });
-        }"""
-    )
+    # Before round 1 she is offered notifications, allows them once, and is not asked again.
+    alice.get_by_role("button", name="Tell me when my next round is up").click()
+    expect(alice.locator("[data-notify-ask]")).to_be_hidden()
+    assert alice.evaluate("sessionStorage.getItem('asked')") == "1"
+    alice.reload()
+    expect(alice.locator("#check-in")).to_contain_text("Checked in")
+    expect(alice.locator("[data-notify-ask]")).to_be_hidden()
+    # The page goes to the background.
+    alice.evaluate('Object.defineProperty(document, "hidden", { get: () => true })')
     org = opened(signed_in(browser, base, users["orga"], WIDE), round_url)
     for name in ("bob", "carol"):
         org.get_by_role("button", name=f"Check in {name}").click()
