@@ -264,6 +264,8 @@ def test_a_day_with_check_in_the_clock_live_pages_a_drop_and_a_refused_late_chan
     expect(org.locator(".messages")).to_contain_text("Round 3 is paired: 2 games.")
     org.get_by_role("button", name="Publish round 3 now").click()
     expect(alice.locator("#round-3")).to_contain_text("against", timeout=LIVE_MS)
+    told = alice.evaluate("window.notified")
+    assert len(told) == 3 and told[2].startswith("Round 3 is up"), told
     for pairing in Pairing.objects.filter(round__event=event, round__number=3):
         assert report(event, 3, pairing.player_a.player, 8, 3) == 302
         assert report(event, 3, pairing.player_b.player, 3, 8) == 302
