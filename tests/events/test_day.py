@@ -283,6 +283,8 @@ def test_players_follow_the_standings_live_once_the_organizer_publishes_them(
         f"/events/{event.pk}/standings/publish/", {"change": "publish", "version": swiss.version}
     )
     page = ann.get(url).content.decode()
+    # The help says how SoS counts a bye (the convention players know: it drags nobody down).
+    assert "so a bye neither drags your SoS down nor lifts it" in page
     found = re.search(r'data-hx-get="([^"]*\?since=[0-9a-f]+)"', page)
     assert found is not None and 'data-hx-trigger="every 5s' in page
     poll = found.group(1).replace("&amp;", "&")
