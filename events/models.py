@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models, transaction
-from django.db.models import F, Q, Sum
+from django.db.models import Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 
@@ -253,16 +253,23 @@ class Event(Owned, Versioned):
             self.locked_at = now
         return Locked(lists, without_list)
 
-    def unlock_all(self) -> None:
+    def unlock_all(self) -> int:
         """Every player may change their list again; the list reveal closes with it (a
-        reveal shows only locked lists)."""
+        reveal shows only locked lists). One transaction, the event's row held as locking
+        holds it: every entry is written by its own swap (accounts.history.Versioned), so
+        every entry's version moves and a page drawn before is refused as stale. How many
+        entries were locked."""
         with transaction.atomic():
-            Event.objects.select_for_update().filter(pk=self.pk).update(
-                locked_at=None, lists_published=False
-            )
-            self.entries.update(locked_at=None, version=F("version") + 1)
+            event = Event.objects.select_for_update().get(pk=self.pk)
+            unlocked = 0
+            held = event.entries.select_for_update(of=("self",)).only("pk", "version", "locked_at")
+            for entry in held:
+                unlocked += entry.locked
+                entry.swap(entry.version, locked_at=None)  # the row is held
+            Event.objects.filter(pk=self.pk).update(locked_at=None, lists_published=False)
         self.locked_at = None
         self.lists_published = False
+        return unlocked
 
     def set_lists_published(self, published: bool) -> None:
         with transaction.atomic():
@@ -547,7 +554,10 @@ class Entry(EventVersioned):
 
     # --- what the organizer does to one entry (leaving and removing: events.commands) -----
 
-    def lock(self) -> None:
+    def lock(self, expected: int | None = None) -> None:
+        """Freeze this player's list now. ``expected``: the entry's version the organizer's
+        page showed (StaleEvent, nothing changed, if the entry moved since: a lock or unlock
+        of every list, a new submission); None for the code's own callers."""
         with transaction.atomic():
             event = Event.objects.select_for_update().get(pk=self.event_id)
             entry = (
@@ -555,16 +565,24 @@ class Entry(EventVersioned):
                 .select_related("force")
                 .get(pk=self.pk)
             )
+            entry.check_version(expected)
             if not entry.locked:
                 entry.freeze(event, timezone.now())
         self.refresh_from_db()
 
-    def unlock(self) -> None:
-        """This player may change their list again, even while the event stays locked."""
+    def unlock(self, expected: int | None = None) -> None:
+        """This player may change their list again, even while the event stays locked
+        (``expected`` as for lock)."""
         with transaction.atomic():
             entry = Entry.objects.select_for_update().get(pk=self.pk)
+            entry.check_version(expected)
             entry.swap(entry.version, locked_at=None)
         self.refresh_from_db()
+
+    def check_version(self, expected: int | None) -> None:
+        """StaleEvent unless the page's version is this (held) entry's."""
+        if expected is not None and expected != self.version:
+            raise StaleEvent(stale_words(self.stale_name()))
 
 
 # How a pack names its tables ("Spring pack 3 (seed 8812)", tablegen.engine.packs).

@@ -134,8 +134,10 @@ class Maps:
             json.dumps(round_.table_document(table), sort_keys=True).encode()
         ).hexdigest()
         if key not in self.pictures:
-            # Hover titles mean nothing on paper and cost a fifth of the layout time.
-            self.pictures[key] = re.sub(r"<title>[^<]*</title>", "", svg(spec))
+            # Hover titles mean nothing on paper and cost a fifth of the layout time; the
+            # map is named as the sheet names its table (without a pack's "(seed 8812)").
+            named = svg(spec, title=round_.table_name(table))
+            self.pictures[key] = re.sub(r"<title>[^<]*</title>", "", named)
             self.order.append(key)
         return key, ""
 

@@ -30,6 +30,7 @@ from events.models import (
     Event,
     EventRefusal,
     Pairing,
+    StaleEvent,
 )
 from forcebuilder.printing import qr_svg
 from jobs.models import Job
@@ -96,9 +97,12 @@ def dashboard(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
 
 
 def _back_to_dashboard(request: HtmxHttpRequest, event: Event, status: int = 200) -> HttpResponse:
-    if request.htmx:
+    """The dashboard after a change: its region for htmx; the page itself for a refusal (a
+    stale page's 409 shows the latest), a redirect to it after a change made."""
+    if request.htmx or status != 200:
         context = _dashboard_context(request, event)
-        return render(request, "events/dashboard.html#state", context, status=status)
+        template = "events/dashboard.html#state" if request.htmx else "events/dashboard.html"
+        return render(request, template, context, status=status)
     return redirect(event.get_absolute_url() + "#players")
 
 
@@ -226,14 +230,18 @@ def _organized_entry(request: HtmxHttpRequest, event_id: int, entry_id: int) -> 
 def player_lock(request: HtmxHttpRequest, event_id: int, entry_id: int) -> HttpResponse:
     entry = _organized_entry(request, event_id, entry_id)
     change = request.POST.get("change")
-    if change == "lock":
-        entry.lock()
-        messages.success(request, f"{entry.player_name}'s list is locked.")
-    elif change == "unlock":
-        entry.unlock()
-        messages.success(request, f"{entry.player_name} can change their list again.")
-    else:
-        messages.error(request, "Choose to lock or to unlock.")
+    try:
+        if change == "lock":
+            entry.lock(page_version(request.POST))
+            messages.success(request, f"{entry.player_name}'s list is locked.")
+        elif change == "unlock":
+            entry.unlock(page_version(request.POST))
+            messages.success(request, f"{entry.player_name} can change their list again.")
+        else:
+            messages.error(request, "Choose to lock or to unlock.")
+    except StaleEvent as stale:
+        messages.error(request, str(stale))
+        return _back_to_dashboard(request, entry.event, status=409)
     return _back_to_dashboard(request, entry.event)
 
 

@@ -17,6 +17,7 @@ from accounts.ownership import (
     owner_fields,
 )
 from forcebuilder.actions import find_trooper, find_unit, trooper_key, unit_key
+from forcebuilder.destinations import greet_new_list
 from forcebuilder.editing import edit_list
 from forcebuilder.edits import EditError
 from forcebuilder.forms import NewForceForm
@@ -149,7 +150,7 @@ def force_new(request: HtmxHttpRequest) -> HttpResponse:
             form.cleaned_data["points_limit"],
             **owner_fields(request, Force),
         )
-        messages.success(request, f"{force.name} created.")
+        greet_new_list(request, force, f"{force.name} created.")
         return redirect(force)
     return render(
         request, "forcebuilder/force_new.html", {"form": form}, status=400 if form.errors else 200
@@ -160,7 +161,7 @@ def force_new(request: HtmxHttpRequest) -> HttpResponse:
 def force_duplicate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     original = get_owned_or_404(request, Force, pk)
     copy = original.duplicate(**owner_fields(request, Force))
-    messages.success(request, f"Copied as {copy.name}.")
+    greet_new_list(request, copy, f"Copied as {copy.name}.")
     return redirect(copy)
 
 

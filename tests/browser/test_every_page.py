@@ -138,6 +138,8 @@ def test_every_page_passes_axe_and_the_nu_html_checker(
             "ruleset-version": "/rules/2026.11/",
             "not-found": "/no-such-page/",
             "join-signed-out": site["open_event"].get_join_url(),
+            # A late player is told the event is locked before making an account.
+            "join-locked": event.get_join_url(),
             "standings-public": standings,
             "shared-roster": f"/s/{force.share_code}/roster/",
             "your-data-signed-out": "/account/",

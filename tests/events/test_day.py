@@ -225,3 +225,72 @@ def test_a_list_built_for_the_event_leads_back_to_it(event, player, player_clien
     page = response.content.decode()
     assert f'<a href="/events/{event.pk}/me/#submit">go back to Spring Open</a>' in page
     assert "For &lt;the&gt; event is started at 75 points under ruleset 2026.11" in page
+
+
+def test_a_packs_table_names_reach_the_pages_without_the_generators_seed(
+    organizer_client, event, six
+):
+    from events.printing import Maps, _sheets_html, round_pairings, table_sheets
+    from tests.events.conftest import table_documents
+    from tests.events.test_play import publish
+
+    documents = table_documents(3)
+    for number, document in enumerate(documents, start=1):
+        document["name"] = f"Spring pack {number} (seed {8810 + number})"
+    round_ = event.rounds.get(number=1)
+    round_.set_tables(round_.version, documents, "Spring pack")
+    pair(organizer_client, event, 1)
+    publish(organizer_client, event, 1)
+    round_.refresh_from_db()
+    assert [round_.table_name(n) for n in (1, 2, 3)] == [
+        "Spring pack 1",
+        "Spring pack 2",
+        "Spring pack 3",
+    ]
+    ann = client_of(six["ann"])
+    maps = Maps()
+    pages = {
+        "the organizer's round": organizer_client.get(f"/events/{event.pk}/rounds/1/"),
+        "the player's page": ann.get(f"/events/{event.pk}/me/"),
+        "every table": ann.get(f"/events/{event.pk}/rounds/"),
+    }
+    for what, response in pages.items():
+        text = response.content.decode()
+        assert response.status_code == 200 and "Spring pack" in text, what
+        assert "(seed" not in text, what
+    sheets = _sheets_html(
+        event, table_sheets(event, [(round_, round_pairings(round_))], maps), maps, True
+    )
+    at = sheets.find("(seed")
+    assert "Spring pack 1" in sheets and at < 0, sheets[at - 300 : at + 60]
+
+
+def test_players_follow_the_standings_live_once_the_organizer_publishes_them(
+    organizer_client, event, six
+):
+    import re
+
+    from events.models import Swiss
+    from tests.events.test_play import publish, report
+
+    pair(organizer_client, event, 1)
+    publish(organizer_client, event, 1)
+    ann = client_of(six["ann"])
+    url = f"/events/{event.pk}/standings/"
+    assert ann.get(url).status_code == 404  # the organizer's until published
+    swiss = Swiss.objects.get(event=event)
+    organizer_client.post(
+        f"/events/{event.pk}/standings/publish/", {"change": "publish", "version": swiss.version}
+    )
+    page = ann.get(url).content.decode()
+    # The help says how SoS counts a bye (the convention players know: it drags nobody down).
+    assert "so a bye neither drags your SoS down nor lifts it" in page
+    found = re.search(r'data-hx-get="([^"]*\?since=[0-9a-f]+)"', page)
+    assert found is not None and 'data-hx-trigger="every 5s' in page
+    poll = found.group(1).replace("&amp;", "&")
+    assert ann.get(poll, headers={"HX-Request": "true"}).status_code == 204
+    game = games(event, 1)[0]
+    report(game.player_a, event, 1, 5, 3)
+    report(game.player_b, event, 1, 3, 5)  # the result is confirmed: the standings move
+    answer = ann.get(poll, headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and 'id="standings-live"' in answer.content.decode()

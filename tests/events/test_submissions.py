@@ -3,6 +3,8 @@ snapshot follows the live list until the lock and is frozen after it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -145,6 +147,10 @@ def test_an_illegal_list_needs_the_players_consent_and_the_organizer_sees_it(
     assert response.status_code == 400
     text = response.content.decode()
     assert "not legal" in text and "TAG" in text and "anyway" in text
+    # Fixing it is the big button; submitting anyway the small link-styled one after it.
+    fix = f'<a class="button" href="/forces/{illegal.pk}/">Open Two TAGs to fix it</a>'
+    anyway = '<button type="submit" class="link">Or submit Two TAGs anyway'
+    assert fix in text and anyway in text and text.index(fix) < text.index(anyway)
     entry = joined[0]
     entry.refresh_from_db()
     assert not entry.submitted
@@ -248,7 +254,9 @@ def test_one_player_is_locked_and_unlocked_on_their_own(
     organizer_client, player_client, submitted, player, event
 ):
     alice, bob = submitted
-    organizer_client.post(f"/events/{event.pk}/players/{alice.pk}/lock/", {"change": "lock"})
+    organizer_client.post(
+        f"/events/{event.pk}/players/{alice.pk}/lock/", {"change": "lock", "version": alice.version}
+    )
     alice.refresh_from_db()
     bob.refresh_from_db()
     assert alice.locked and not bob.locked
@@ -259,7 +267,11 @@ def test_one_player_is_locked_and_unlocked_on_their_own(
     )
     # While the whole event is locked, one player can be let back in.
     event.lock_all()
-    organizer_client.post(f"/events/{event.pk}/players/{alice.pk}/lock/", {"change": "unlock"})
+    alice.refresh_from_db()
+    organizer_client.post(
+        f"/events/{event.pk}/players/{alice.pk}/lock/",
+        {"change": "unlock", "version": alice.version},
+    )
     assert (
         player_client.post(f"/events/{event.pk}/me/submit/", {"force": second.pk}).status_code
         == 302
@@ -280,11 +292,86 @@ def test_unlocking_the_event_opens_every_list_and_closes_the_reveal(
     assert not event.entries.filter(locked_at__isnull=False).exists()
 
 
+def _lock_form_version(page: str, entry: Entry) -> int:
+    """The version the dashboard's Lock/Unlock form of ``entry`` sends."""
+    action = f'action="/events/{entry.event_id}/players/{entry.pk}/lock/"'
+    form = page[page.index(action) :]
+    found = re.search(r'name="version" value="(\d+)"', form)
+    assert found is not None
+    return int(found.group(1))
+
+
+def test_unlocking_every_list_moves_every_entrys_version_on_the_shared_swap(
+    organizer_client, submitted, event, stranger
+):
+    late = event.join(stranger)  # registered, no list: locked and unlocked all the same
+    event.lock_all()
+    before = dict(Entry.objects.values_list("pk", "version"))
+    response = organizer_client.post(f"/events/{event.pk}/lock/", {"change": "unlock"})
+    assert response.status_code == 302
+    after = dict(Entry.objects.values_list("pk", "version"))
+    assert set(after) == {submitted[0].pk, submitted[1].pk, late.pk}
+    assert all(after[pk] == before[pk] + 1 for pk in after)  # one swap each, every entry
+    assert not Entry.objects.filter(locked_at__isnull=False).exists()
+
+
+def test_unlocking_every_list_is_one_transaction(submitted, event, monkeypatch):
+    from accounts.history import Versioned
+
+    event.lock_all()
+    before = dict(Entry.objects.values_list("pk", "version"))
+    swap = Versioned.swap
+    written: list[int] = []
+
+    def swap_then_fail(self, expected, **fields):
+        swap(self, expected, **fields)
+        written.append(self.pk)
+        if len(written) == 2:
+            raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(Versioned, "swap", swap_then_fail)
+    with pytest.raises(RuntimeError):
+        event.unlock_all()
+    event.refresh_from_db()
+    assert event.locked and len(written) == 2
+    assert dict(Entry.objects.values_list("pk", "version")) == before  # none kept
+    assert Entry.objects.filter(locked_at__isnull=True).count() == 0
+
+
+def test_a_dashboard_drawn_before_unlocking_every_list_is_refused(
+    organizer_client, submitted, event
+):
+    alice = submitted[0]
+    old_page = organizer_client.get(f"/events/{event.pk}/").content.decode()
+    old_version = _lock_form_version(old_page, alice)
+    assert old_version == alice.version
+    # Another tab locks every list and unlocks them again: alice's entry moved twice.
+    organizer_client.post(f"/events/{event.pk}/lock/", {"change": "lock"})
+    organizer_client.post(f"/events/{event.pk}/lock/", {"change": "unlock"})
+    url = f"/events/{event.pk}/players/{alice.pk}/lock/"
+    response = organizer_client.post(url, {"change": "lock", "version": old_version})
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "alice&#x27;s entry was changed in another tab or window" in page
+    alice.refresh_from_db()
+    assert not alice.locked and alice.version == old_version + 2
+    # A form without a version is a stale page too; the latest page's form is taken.
+    assert organizer_client.post(url, {"change": "lock"}).status_code == 409
+    htmx = organizer_client.post(
+        url, {"change": "lock", "version": "x"}, headers={"HX-Request": "true"}
+    )
+    assert htmx.status_code == 409 and htmx.content.decode().lstrip().startswith("<div")
+    fresh = _lock_form_version(organizer_client.get(f"/events/{event.pk}/").content.decode(), alice)
+    assert organizer_client.post(url, {"change": "lock", "version": fresh}).status_code == 302
+    alice.refresh_from_db()
+    assert alice.locked
+
+
 def test_lock_and_unlock_answer_htmx_with_the_players_region(organizer_client, submitted, event):
     alice = submitted[0]
     response = organizer_client.post(
         f"/events/{event.pk}/players/{alice.pk}/lock/",
-        {"change": "lock"},
+        {"change": "lock", "version": alice.version},
         headers={"HX-Request": "true"},
     )
     text = response.content.decode()
