@@ -13,9 +13,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 MOST_CLASS_LINES = 300
 MOST_FUNCTION_LINES = 60
-# The apps whose modules the rule is held over: events/ and jobs/ are being rewritten on other
-# branches (issue 34), and join the walk when those land.
-APPS = ("accounts", "config", "forcebuilder", "onefinity", "tablegen")
+# The apps whose modules the rule is held over (games/ joins once its last long units are split).
+APPS = ("accounts", "config", "events", "forcebuilder", "jobs", "onefinity", "tablegen")
 # Over the rule still (issue 34): left out of the walk until they are split at their seams.
 STILL_OVER = {
     "onefinity/rules/cards.py",  # reaction_counts
