@@ -256,56 +256,98 @@ def box_problem(
     counting (no search): too few hexes, pieces the symmetry cannot stand, or piece sizes
     that never add up to the coverage; None when it may."""
     low, high = window
-    n = len(board)
     whole = box_fit(board, box, "none", library)
     if whole.usable < low:
-        short = low - whole.usable
-        add = _enough(library, box, short, symmetry, board)
-        lower = math.floor(100 * (whole.usable + library.generator.coverage_slack) / n) / 100
-        or_less = (
-            f", or ask for coverage {lower:.2f} or less"
-            if lower >= library.generator.coverage_asked_min
-            else ""
-        )
-        return Advice(
-            "coverage",
-            f"The box has {hexes_words(whole.usable)} of terrain and coverage {coverage:.2f} "
-            f"needs at least {low} of the board's {n}. Add pieces for {hexes_words(short)} "
-            f"more, for example {_add_words(add, library, box)}{or_less}.",
-            add,
-        )
-    if symmetry != "none":
+        return _too_few(board, box, symmetry, whole, low, coverage, library)
+    if symmetry == "none":
+        fit = whole
+    else:
         fit = box_fit(board, box, symmetry, library)
         if fit.usable < low:
-            out = [
-                f"{named(count, library.pieces[p], {})}"
-                for p, count in sorted(fit.left_out.items(), key=lambda kv: kv[0])
-            ]
-            twins: dict[str, int] = {}
-            usable = fit.usable
-            for piece_id in sorted(fit.want_twin, key=lambda p: (-len(library.pieces[p].hexes), p)):
-                if usable >= low:
-                    break
-                twins[piece_id] = 1
-                usable += 2 * len(library.pieces[piece_id].hexes)
-            if usable < low:  # twins are not enough: pairs of the box's largest usable piece
-                extra = _enough(library, box, low - usable, symmetry, board)
-                for piece_id, count in extra.items():
-                    twins[piece_id] = twins.get(piece_id, 0) + count
-            fix = f"Add {_add_words(twins, library, box, twin=True)}, or generate with no symmetry"
-            return Advice(
-                "symmetry",
-                f"This box cannot make a table in {symmetry} symmetry at coverage "
-                f"{coverage:.2f}. {SYMMETRY_RULE[symmetry]}. Of this box these cannot "
-                f"stand: {'; '.join(out)}. That leaves {fit.usable} of its {fit.hexes} "
-                f"hexes, and the coverage needs at least {low}. {fix}.",
-                twins,
-            )
-        if not reachable(fit.units, low, high):
-            return _sizes(board, box, symmetry, fit, window, coverage, library)
-    elif not reachable(whole.units, low, high):
-        return _sizes(board, box, symmetry, whole, window, coverage, library)
+            return _unstandable(board, box, symmetry, fit, low, coverage, library)
+    if not reachable(fit.units, low, high):
+        return _sizes(board, box, symmetry, fit, window, coverage, library)
     return None
+
+
+def _too_few(
+    board: Board,
+    box: Mapping[str, int],
+    symmetry: str,
+    whole: BoxFit,
+    low: int,
+    coverage: float,
+    library: TerrainLibrary,
+) -> Advice:
+    """The box has fewer hexes than the coverage needs, whatever the symmetry: pieces to
+    add, or the most coverage it can make when that may be asked."""
+    n = len(board)
+    short = low - whole.usable
+    add = _enough(library, box, short, symmetry, board)
+    lower = math.floor(100 * (whole.usable + library.generator.coverage_slack) / n) / 100
+    or_less = (
+        f", or ask for coverage {lower:.2f} or less"
+        if lower >= library.generator.coverage_asked_min
+        else ""
+    )
+    return Advice(
+        "coverage",
+        f"The box has {hexes_words(whole.usable)} of terrain and coverage {coverage:.2f} "
+        f"needs at least {low} of the board's {n}. Add pieces for {hexes_words(short)} "
+        f"more, for example {_add_words(add, library, box)}{or_less}.",
+        add,
+    )
+
+
+def _unstandable(
+    board: Board,
+    box: Mapping[str, int],
+    symmetry: str,
+    fit: BoxFit,
+    low: int,
+    coverage: float,
+    library: TerrainLibrary,
+) -> Advice:
+    """The symmetry leaves fewer of the box's hexes standing than the coverage needs: which
+    pieces cannot stand, and the twins (then pairs) that would make up the difference."""
+    out = [
+        f"{named(count, library.pieces[p], {})}"
+        for p, count in sorted(fit.left_out.items(), key=lambda kv: kv[0])
+    ]
+    twins = _twins(board, box, symmetry, fit, low, library)
+    fix = f"Add {_add_words(twins, library, box, twin=True)}, or generate with no symmetry"
+    return Advice(
+        "symmetry",
+        f"This box cannot make a table in {symmetry} symmetry at coverage "
+        f"{coverage:.2f}. {SYMMETRY_RULE[symmetry]}. Of this box these cannot "
+        f"stand: {'; '.join(out)}. That leaves {fit.usable} of its {fit.hexes} "
+        f"hexes, and the coverage needs at least {low}. {fix}.",
+        twins,
+    )
+
+
+def _twins(
+    board: Board,
+    box: Mapping[str, int],
+    symmetry: str,
+    fit: BoxFit,
+    low: int,
+    library: TerrainLibrary,
+) -> dict[str, int]:
+    """A twin for each odd piece left out, the largest first, until the coverage is met;
+    when twins are not enough, pairs of the box's largest usable piece besides."""
+    twins: dict[str, int] = {}
+    usable = fit.usable
+    for piece_id in sorted(fit.want_twin, key=lambda p: (-len(library.pieces[p].hexes), p)):
+        if usable >= low:
+            break
+        twins[piece_id] = 1
+        usable += 2 * len(library.pieces[piece_id].hexes)
+    if usable < low:
+        extra = _enough(library, box, low - usable, symmetry, board)
+        for piece_id, count in extra.items():
+            twins[piece_id] = twins.get(piece_id, 0) + count
+    return twins
 
 
 def _sizes(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -337,6 +337,86 @@ def _clear_lines(
     return state.lines.clear, state.longest()
 
 
+@dataclass(frozen=True, eq=False)
+class _Sightings:
+    """Who sees whom, as the side metrics and the dominance read it: each side's standable
+    hexes near its own edge, and per hex how many standable hexes it sees and how many of
+    each side's near-edge hexes."""
+
+    near: dict[str, IntArray]
+    standable_seen: IntArray
+    near_seen: dict[str, IntArray]
+
+    @classmethod
+    def of(
+        cls, facts: _BoardFacts, clear: BoolArray, standable: BoolArray, depth: int
+    ) -> _Sightings:
+        near_hexes = {side: standable & (facts.depth[side] <= depth) for side in SIDES}
+        # One pass over the lines for the three audiences.
+        seen_all, seen_from_a, seen_from_b = _seen_by(
+            clear, [standable, near_hexes["A"], near_hexes["B"]]
+        )
+        return cls(
+            {side: np.flatnonzero(near_hexes[side]) for side in SIDES},
+            seen_all,
+            {"A": seen_from_a, "B": seen_from_b},
+        )
+
+
+def _edge_lanes(
+    board: Board, facts: _BoardFacts, clear: BoolArray, standable: BoolArray
+) -> tuple[tuple[Hex, Hex], ...]:
+    """The clear lines of fire from a standable hex of side A's edge row to one of side B's."""
+    edge_a = [i for i in facts.edges["A"] if standable[i]]
+    edge_b = [i for i in facts.edges["B"] if standable[i]]
+    lane_matrix = (
+        clear[np.ix_(edge_a, edge_b)] if edge_a and edge_b else np.zeros((0, 0), dtype=bool)
+    )
+    return tuple(
+        (board.hexes[edge_a[a]], board.hexes[edge_b[b]])
+        for a, b in zip(*np.nonzero(lane_matrix), strict=True)
+    )
+
+
+def _in_cover(table: TableSpec, facts: _BoardFacts) -> BoolArray:
+    """The hexes in cover: cover terrain, and every hex next to any terrain."""
+    has_terrain = np.zeros(len(table.board) + 1, dtype=bool)  # the last: "no neighbour there"
+    has_terrain[list(table.terrain)] = True
+    in_cover: BoolArray = np.asarray(has_terrain[facts.neighbours].any(axis=1))
+    in_cover[[i for i, kind in table.terrain.items() if kind == "cover"]] = True
+    return in_cover
+
+
+def _side_metrics(
+    facts: _BoardFacts, terrain: Terrain, sightings: _Sightings, in_cover: BoolArray
+) -> dict[str, dict[str, float]]:
+    """Each side's cover and exposure near its edge (as the other side sees it), and its
+    high ground."""
+    high = terrain.levels > 0
+    per_side: dict[str, dict[str, float]] = {}
+    for side, enemy in (("A", "B"), ("B", "A")):
+        own = sightings.near[side]
+        seen: BoolArray = sightings.near_seen[enemy][own] > 0
+        per_side[side] = {
+            "cover_near_edge": int(np.count_nonzero(in_cover[own])),
+            "exposure": round(100 * float(seen.mean()), 1) if len(own) else 0.0,
+            "high_ground": int(np.count_nonzero(high & (facts.side == side))),
+            "near_edge_hexes": len(own),
+        }
+    return per_side
+
+
+def _dominance(
+    board: Board, sightings: _Sightings, stand_idx: IntArray
+) -> tuple[float, list[int] | None]:
+    """The share of the other standable hexes that the hex seeing most of them sees, and
+    that hex (the first of them in board order)."""
+    seen_counts = sightings.standable_seen[stand_idx] - 1
+    best = int(np.argmax(seen_counts)) if len(seen_counts) else 0
+    dominance = float(seen_counts[best] / max(1, len(stand_idx) - 1)) if len(seen_counts) else 0.0
+    return dominance, list(board.hexes[int(stand_idx[best])]) if len(stand_idx) else None
+
+
 def check_table(
     table: TableSpec, rules: TableRules, before: Mapping[int, str] | None = None
 ) -> TableReport:
@@ -347,147 +427,164 @@ def check_table(
     terrain = Terrain.of(board, table.terrain, rules)
     clear, longest = _clear_lines(board, terrain, before)
     standable = terrain.standable
-    n = len(board)
     facts = _board_facts(board)
     stand_idx = np.flatnonzero(standable)
-    coverage = len(table.terrain) / n
-    edge_a = [i for i in facts.edges["A"] if standable[i]]
-    edge_b = [i for i in facts.edges["B"] if standable[i]]
-    lane_matrix = (
-        clear[np.ix_(edge_a, edge_b)] if edge_a and edge_b else np.zeros((0, 0), dtype=bool)
-    )
-    lanes = tuple(
-        (board.hexes[edge_a[a]], board.hexes[edge_b[b]])
-        for a, b in zip(*np.nonzero(lane_matrix), strict=True)
-    )
-
-    has_terrain = np.zeros(n + 1, dtype=bool)  # the last: "no neighbour there"
-    has_terrain[list(table.terrain)] = True
-    in_cover: BoolArray = np.asarray(has_terrain[facts.neighbours].any(axis=1))
-    in_cover[[i for i, kind in table.terrain.items() if kind == "cover"]] = True
-    high = terrain.levels > 0
-    depth = rules.near_edge_depth
-    near_hexes = {side: standable & (facts.depth[side] <= depth) for side in SIDES}
-    near = {side: np.flatnonzero(near_hexes[side]) for side in SIDES}
-    # How many standable hexes, and how many of each side's near-edge hexes, each hex sees.
-    seen_all, seen_from_a, seen_from_b = _seen_by(
-        clear, [standable, near_hexes["A"], near_hexes["B"]]
-    )
-    seen_from = {"A": seen_from_a, "B": seen_from_b}
-    per_side: dict[str, dict[str, float]] = {}
-    for side, enemy in (("A", "B"), ("B", "A")):
-        own = near[side]
-        seen: BoolArray = seen_from[enemy][own] > 0
-        per_side[side] = {
-            "cover_near_edge": int(np.count_nonzero(in_cover[own])),
-            "exposure": round(100 * float(seen.mean()), 1) if len(own) else 0.0,
-            "high_ground": int(np.count_nonzero(high & (facts.side == side))),
-            "near_edge_hexes": len(own),
-        }
-
-    seen_counts = seen_all[stand_idx] - 1
-    best = int(np.argmax(seen_counts)) if len(seen_counts) else 0
-    dominance = float(seen_counts[best] / max(1, len(stand_idx) - 1)) if len(seen_counts) else 0.0
-
+    lanes = _edge_lanes(board, facts, clear, standable)
+    sightings = _Sightings.of(facts, clear, standable, rules.near_edge_depth)
+    in_cover = _in_cover(table, facts)
+    per_side = _side_metrics(facts, terrain, sightings, in_cover)
+    dominance, dominant_hex = _dominance(board, sightings, stand_idx)
     reached = _reached_from_both(facts, standable)
     unreachable = tuple(board.hexes[i] for i in stand_idx[~reached[stand_idx]].tolist())
-
+    coverage = len(table.terrain) / len(board)
     metrics: dict[str, Any] = {
-        "hexes": n,
+        "hexes": len(board),
         "terrain_hexes": len(table.terrain),
         "coverage": round(coverage, 4),
         "edge_lanes": len(lanes),
         "longest_sightline": longest,
         "sides": per_side,
         "dominance": round(dominance, 4),
-        "dominant_hex": list(board.hexes[int(stand_idx[best])]) if len(stand_idx) else None,
+        "dominant_hex": dominant_hex,
         "connected": not unreachable,
         "line_of_fire_policy": rules.line_of_fire_version,
     }
+    findings = _Findings(table, coverage, lanes, sightings, in_cover, per_side, unreachable)
+    problems = tuple(
+        problem for verdict in _VERDICTS if (problem := verdict(findings, rules)) is not None
+    )
+    return TableReport(metrics, problems, clear, terrain, lanes, unreachable)
 
-    problems = []
 
-    def terrain_hexes() -> tuple[Hex, ...]:  # named only by a coverage problem
-        return tuple(board.hexes[i] for i in sorted(table.terrain))
+# --- The verdict: each of the ruleset's thresholds, one check -----------------------------------
 
-    if coverage < rules.coverage_min:
-        problems.append(
-            Problem(
-                "table.coverage.low",
-                f"Terrain covers {coverage:.0%} of the table; it needs at least {rules.coverage_min:.0%}.",
-                terrain_hexes(),
-                {"coverage": round(coverage, 4), "minimum": rules.coverage_min},
-            )
-        )
-    if coverage > rules.coverage_max:
-        problems.append(
-            Problem(
-                "table.coverage.high",
-                f"Terrain covers {coverage:.0%} of the table; at most {rules.coverage_max:.0%}.",
-                terrain_hexes(),
-                {"coverage": round(coverage, 4), "maximum": rules.coverage_max},
-            )
-        )
-    if len(lanes) > rules.edge_lanes_max:
-        ends = tuple(sorted({h for lane in lanes for h in lane}))
-        problems.append(
-            Problem(
-                "table.edge-lanes",
-                f"{len(lanes)} clear firing lane{'s' if len(lanes) != 1 else ''} run from edge to edge; "
-                f"at most {rules.edge_lanes_max}.",
-                ends,
-                {"edge_lanes": len(lanes), "maximum": rules.edge_lanes_max},
-            )
-        )
-    cover_a, cover_b = per_side["A"]["cover_near_edge"], per_side["B"]["cover_near_edge"]
+
+@dataclass(frozen=True, eq=False)
+class _Findings:
+    """What the checks against the ruleset's thresholds read of a table."""
+
+    table: TableSpec
+    coverage: float
+    lanes: tuple[tuple[Hex, Hex], ...]
+    sightings: _Sightings
+    in_cover: BoolArray
+    sides: dict[str, dict[str, float]]
+    unreachable: tuple[Hex, ...]
+
+    def terrain_hexes(self) -> tuple[Hex, ...]:  # named only by a coverage problem
+        board = self.table.board
+        return tuple(board.hexes[i] for i in sorted(self.table.terrain))
+
+
+def _coverage_low(findings: _Findings, rules: TableRules) -> Problem | None:
+    coverage = findings.coverage
+    if coverage >= rules.coverage_min:
+        return None
+    return Problem(
+        "table.coverage.low",
+        f"Terrain covers {coverage:.0%} of the table; it needs at least {rules.coverage_min:.0%}.",
+        findings.terrain_hexes(),
+        {"coverage": round(coverage, 4), "minimum": rules.coverage_min},
+    )
+
+
+def _coverage_high(findings: _Findings, rules: TableRules) -> Problem | None:
+    coverage = findings.coverage
+    if coverage <= rules.coverage_max:
+        return None
+    return Problem(
+        "table.coverage.high",
+        f"Terrain covers {coverage:.0%} of the table; at most {rules.coverage_max:.0%}.",
+        findings.terrain_hexes(),
+        {"coverage": round(coverage, 4), "maximum": rules.coverage_max},
+    )
+
+
+def _edge_lanes_open(findings: _Findings, rules: TableRules) -> Problem | None:
+    lanes = findings.lanes
+    if len(lanes) <= rules.edge_lanes_max:
+        return None
+    return Problem(
+        "table.edge-lanes",
+        f"{len(lanes)} clear firing lane{'s' if len(lanes) != 1 else ''} run from edge to edge; "
+        f"at most {rules.edge_lanes_max}.",
+        tuple(sorted({h for lane in lanes for h in lane})),
+        {"edge_lanes": len(lanes), "maximum": rules.edge_lanes_max},
+    )
+
+
+def _cover_unbalanced(findings: _Findings, rules: TableRules) -> Problem | None:
+    cover_a = findings.sides["A"]["cover_near_edge"]
+    cover_b = findings.sides["B"]["cover_near_edge"]
+    if abs(cover_a - cover_b) <= rules.cover_difference_max:
+        return None
     weaker = "A" if cover_a < cover_b else "B"
-    if abs(cover_a - cover_b) > rules.cover_difference_max:
-        problems.append(
-            Problem(
-                "table.cover.unbalanced",
-                f"Side A has {cover_a:g} hexes in cover near its edge and side B {cover_b:g}; "
-                f"they may differ by at most {rules.cover_difference_max}. Marked: side "
-                f"{weaker}'s near-edge hexes without cover.",
-                tuple(board.hexes[i] for i in near[weaker].tolist() if not in_cover[i]),
-                {
-                    "side_a": cover_a,
-                    "side_b": cover_b,
-                    "maximum_difference": rules.cover_difference_max,
-                },
-            )
-        )
-    exposure_a, exposure_b = per_side["A"]["exposure"], per_side["B"]["exposure"]
+    board = findings.table.board
+    return Problem(
+        "table.cover.unbalanced",
+        f"Side A has {cover_a:g} hexes in cover near its edge and side B {cover_b:g}; "
+        f"they may differ by at most {rules.cover_difference_max}. Marked: side "
+        f"{weaker}'s near-edge hexes without cover.",
+        tuple(
+            board.hexes[i]
+            for i in findings.sightings.near[weaker].tolist()
+            if not findings.in_cover[i]
+        ),
+        {
+            "side_a": cover_a,
+            "side_b": cover_b,
+            "maximum_difference": rules.cover_difference_max,
+        },
+    )
+
+
+def _exposure_unbalanced(findings: _Findings, rules: TableRules) -> Problem | None:
+    exposure_a = findings.sides["A"]["exposure"]
+    exposure_b = findings.sides["B"]["exposure"]
+    if abs(exposure_a - exposure_b) <= rules.exposure_difference_max:
+        return None
     exposed = "A" if exposure_a > exposure_b else "B"
-    enemy_of = {"A": "B", "B": "A"}
-    if abs(exposure_a - exposure_b) > rules.exposure_difference_max:
-        problems.append(
-            Problem(
-                "table.exposure.unbalanced",
-                f"Side A's near-edge hexes are {exposure_a:g} % exposed and side B's {exposure_b:g} %; "
-                f"they may differ by at most {rules.exposure_difference_max:g} points. Marked: "
-                f"side {exposed}'s near-edge hexes that side {enemy_of[exposed]} sees.",
-                tuple(
-                    board.hexes[i]
-                    for i in near[exposed].tolist()
-                    if seen_from[enemy_of[exposed]][i] > 0
-                ),
-                {
-                    "side_a": exposure_a,
-                    "side_b": exposure_b,
-                    "maximum_difference": rules.exposure_difference_max,
-                },
-            )
-        )
-    if rules.connected and unreachable:
-        problems.append(
-            Problem(
-                "table.disconnected",
-                f"{len(unreachable)} standable hex{'es' if len(unreachable) != 1 else ''} cannot be reached from both table edges.",
-                unreachable,
-                {"unreachable": len(unreachable)},
-            )
-        )
-    return TableReport(metrics, tuple(problems), clear, terrain, lanes, unreachable)
+    enemy = "B" if exposed == "A" else "A"
+    board, sightings = findings.table.board, findings.sightings
+    return Problem(
+        "table.exposure.unbalanced",
+        f"Side A's near-edge hexes are {exposure_a:g} % exposed and side B's {exposure_b:g} %; "
+        f"they may differ by at most {rules.exposure_difference_max:g} points. Marked: "
+        f"side {exposed}'s near-edge hexes that side {enemy} sees.",
+        tuple(
+            board.hexes[i]
+            for i in sightings.near[exposed].tolist()
+            if sightings.near_seen[enemy][i] > 0
+        ),
+        {
+            "side_a": exposure_a,
+            "side_b": exposure_b,
+            "maximum_difference": rules.exposure_difference_max,
+        },
+    )
+
+
+def _disconnected(findings: _Findings, rules: TableRules) -> Problem | None:
+    unreachable = findings.unreachable
+    if not (rules.connected and unreachable):
+        return None
+    return Problem(
+        "table.disconnected",
+        f"{len(unreachable)} standable hex{'es' if len(unreachable) != 1 else ''} cannot be reached from both table edges.",
+        unreachable,
+        {"unreachable": len(unreachable)},
+    )
+
+
+# In the order a report lists its problems.
+_VERDICTS: tuple[Callable[[_Findings, TableRules], Problem | None], ...] = (
+    _coverage_low,
+    _coverage_high,
+    _edge_lanes_open,
+    _cover_unbalanced,
+    _exposure_unbalanced,
+    _disconnected,
+)
 
 
 def report_summary(report: TableReport) -> dict[str, Any]:

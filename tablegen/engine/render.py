@@ -350,26 +350,58 @@ def draw_map(
     overlay = overlay or Overlay()
     rules = rules or current_ruleset().table
     layout = _layout(table.board)
-    width, height = layout.width, layout.height
-    board = table.board
-    # Accessible names (escaped once) and fills of each kind.
-    names = {None: escape(OPEN_LABEL)} | {kind.id: escape(kind.name) for kind in kinds(rules)}
-    fills = {kind: colour(kind) for kind in names}
-    # Hexes no trooper stands on keep their colour under a heat map.
-    walls = {kind.id for kind in kinds(rules) if not kind.enterable}
+    marks_of = _marked(table.board, overlay)
+    draw = _hex_painter(table, layout, overlay, link, rules, marks_of)
+    basis = (
+        (table.board, rules, link_key)
+        if link is not None
+        and link_key is not None
+        and overlay.heat is None
+        and overlay.source is None
+        else None
+    )
+    if before is not None and basis is not None and before.basis == basis:
+        drawn = list(before.hexes)
+        for index in _differing(before.terrain, table.terrain) | _differing(
+            before.marked, marks_of
+        ):
+            drawn[index] = draw(index)
+        drawn_hexes = tuple(drawn)
+    else:
+        drawn_hexes = tuple(draw(index) for index in range(len(table.board)))
+    return DrawnMap(
+        head=_map_head(table, layout, link is not None, title, element_id),
+        hexes=drawn_hexes,
+        pieces=_piece_outlines(table),
+        marks=_marks(table.board, layout, overlay),
+        tail=(
+            f'<text x="4" y="{layout.height - 6:.0f}" class="edge-label" '
+            f'fill="{SIDE_COLOURS["B"]}">Side B edge</text></svg>'
+        ),
+        basis=basis,
+        terrain=dict(table.terrain),
+        marked=marks_of,
+    )
+
+
+def _map_head(table: TableSpec, layout: _Layout, linked: bool, title: str, element_id: str) -> str:
+    """The map's opening tag, with its name, and side A's edge label."""
     identity = f'id="{escape(element_id)}" ' if element_id else ""
-    head = (
+    return (
         f'<svg xmlns="http://www.w3.org/2000/svg" {identity}'
-        f'viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'viewBox="0 0 {layout.width:.0f} {layout.height:.0f}" '
         # A picture whose hexes are links is a group of controls to assistive technology,
         # not an image (an image's content is not read out: axe's nested-interactive).
-        f'class="table-map" role="{"img" if link is None else "group"}" '
+        f'class="table-map" role="{"group" if linked else "img"}" '
         f'aria-label="{escape(title or table.name)}">'
         f'<text x="4" y="13" class="edge-label" fill="{SIDE_COLOURS["A"]}">Side A edge</text>'
     )
-    lof = overlay.source is not None
-    # The few marked hexes' classes, found from the marks (not each hex tested against
-    # every mark: a 1,620-hex map is drawn after every edit), in the order they are named.
+
+
+def _marked(board: Board, overlay: Overlay) -> dict[int, str]:
+    """The classes of the few hexes the overlay marks, by board index, found from the marks
+    (not each hex tested against every mark: a 1,620-hex map is drawn after every edit), in
+    the order they are named."""
     marks_of: dict[int, str] = {}
     target = (overlay.target,) if overlay.target else ()
     for mark, hexes in (
@@ -382,14 +414,34 @@ def draw_map(
             at = board.index.get(hex_)
             if at is not None:
                 marks_of[at] = marks_of.get(at, "") + mark
+    return marks_of
+
+
+def _hex_painter(
+    table: TableSpec,
+    layout: _Layout,
+    overlay: Overlay,
+    link: Callable[[Hex], str | None] | None,
+    rules: TableRules,
+    marks_of: Mapping[int, str],
+) -> Callable[[int], str]:
+    """What draws one hex of this table's map, by its board index: its fill (its kind's, or
+    the heat map's), its classes (kind, line of fire, marks), its label's ink and its link;
+    each kind's name, fill and ink worked out once for the whole map."""
+    # Accessible names (escaped once) and fills of each kind.
+    names = {None: escape(OPEN_LABEL)} | {kind.id: escape(kind.name) for kind in kinds(rules)}
+    fills = {kind: colour(kind) for kind in names}
+    # Hexes no trooper stands on keep their colour under a heat map.
+    walls = {kind.id for kind in kinds(rules) if not kind.enterable}
     base = {kind: f"hex {kind or 'open'}" for kind in names}
     # The label's colour, inherited from the hex's element (pictures are also printed
     # without the site's styles).
     inks = {
         kind: "#fff" if kind in DARK_KINDS and overlay.heat is None else "#333" for kind in names
     }
+    lof = overlay.source is not None
     terrain = table.terrain
-    hexes_of = board.hexes
+    hexes_of = table.board.hexes
 
     def draw(index: int) -> str:
         hex_ = hexes_of[index]
@@ -410,26 +462,25 @@ def draw_map(
         href = link(hex_) if link else None
         return _hex_svg(layout, index, names[kind], fill, classes, inks[kind], href)
 
-    basis = (
-        (board, rules, link_key)
-        if link is not None and link_key is not None and overlay.heat is None and not lof
-        else None
-    )
-    if before is not None and basis is not None and before.basis == basis:
-        drawn = list(before.hexes)
-        for index in _differing(before.terrain, terrain) | _differing(before.marked, marks_of):
-            drawn[index] = draw(index)
-        drawn_hexes = tuple(drawn)
-    else:
-        drawn_hexes = tuple(draw(index) for index in range(len(hexes_of)))
+    return draw
+
+
+def _piece_outlines(table: TableSpec) -> str:
+    """Each piece's outline (a hand-made piece's dashed), as one group."""
     outlines = [
         f'<g class="pieces" fill="none" stroke="{OUTLINE_COLOUR}" stroke-width="2.5" '
         'stroke-linejoin="round" aria-hidden="true">'
     ]
     for placed in table.placed():
         dash = ' stroke-dasharray="5 3"' if placed.piece == CUSTOM else ""
-        outlines.append(f'<path d="{_piece_path(board, placed.hexes)}" class="piece"{dash}/>')
+        outlines.append(f'<path d="{_piece_path(table.board, placed.hexes)}" class="piece"{dash}/>')
     outlines.append("</g>")
+    return "".join(outlines)
+
+
+def _marks(board: Board, layout: _Layout, overlay: Overlay) -> str:
+    """The lines drawn over the map: the open edge-to-edge lanes, and the line of fire
+    from the source to the target (green when it is clear); "" when there is none."""
     marks = []
     for a, b in overlay.lanes:
         (x1, y1), (x2, y2) = layout.centres[board.index[a]], layout.centres[board.index[b]]
@@ -445,20 +496,7 @@ def draw_map(
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{line_colour}" '
             'stroke-width="3" class="lof"/>'
         )
-    tail = (
-        f'<text x="4" y="{height - 6:.0f}" class="edge-label" fill="{SIDE_COLOURS["B"]}">'
-        "Side B edge</text></svg>"
-    )
-    return DrawnMap(
-        head=head,
-        hexes=drawn_hexes,
-        pieces="".join(outlines),
-        marks='<g class="marks" aria-hidden="true">' + "".join(marks) + "</g>" if marks else "",
-        tail=tail,
-        basis=basis,
-        terrain=dict(terrain),
-        marked=marks_of,
-    )
+    return '<g class="marks" aria-hidden="true">' + "".join(marks) + "</g>" if marks else ""
 
 
 @functools.lru_cache(maxsize=1024)
@@ -596,67 +634,101 @@ def png(
     """A PNG picture of the table with its name, coordinates, each piece outlined (numbered
     as on the setup sheet when `numbers`) and a legend, at most `max_pixels`."""
     rules = rules or current_ruleset().table
-    layout = _layout(table.board)
-    width, height = layout.width, layout.height
-    scale = png_scale(table, scale, max_pixels)
-    size = (int(width * scale), int((height + _legend_height(width, rules) + TITLE_HEIGHT) * scale))
-    if size[0] * size[1] > max_pixels:  # pragma: no cover - png_scale keeps within it
-        raise ValueError(f"a {size[0]} x {size[1]} picture is over {max_pixels} pixels")
-    image = Image.new("RGB", size, "white")
-    draw = ImageDraw.Draw(image)
-    font = _font(int(9 * scale))
-    shift = TITLE_HEIGHT  # the name goes above the map
-
-    def at(x: float, y: float) -> tuple[float, float]:
-        return x * scale, (y + shift) * scale
-
-    draw.text((6 * scale, 4 * scale), table.name, fill="#111", font=_font(int(15 * scale)))
-    board = table.board
-    for index, hex_ in enumerate(board.hexes):
-        x, y = layout.centres[index]
-        kind = table.terrain.get(index)
-        row = hex_[1]
-        side = "A" if row == board.first_row else "B" if row == board.last_row else None
-        draw.polygon(
-            [at(px, py) for px, py in _corners(x, y, SIZE - 0.8)],
-            fill=colour(kind),
-            outline=SIDE_COLOURS[side] if side else GRID_COLOUR,
-            width=max(1, int(2 * scale)) if side else 1,
-        )
-        draw.text(
-            at(x, y),
-            f"{hex_[0]},{hex_[1]}",
-            fill="white" if kind in DARK_KINDS else "#333",
-            font=font,
-            anchor="mm",
-        )
-    line = max(2, int(2.5 * scale))
-    for placed in table.placed():
-        for ring in outline(board, placed):
-            points = [at(*_pixels(layout.origin, x, y)) for x, y in ring]
-            draw.line(points, fill=OUTLINE_COLOUR, width=line, joint="curve")
+    picture = _Picture(table, png_scale(table, scale, max_pixels), max_pixels, rules)
+    picture.hexes()
+    picture.outlines()
     if numbers:
-        badge = _font(int(11 * scale))
-        for listed in piece_rows(table, _library(rules), rules):
-            centre = [layout.centres[board.index[h]] for h in listed.hexes]
+        picture.numbers()
+    picture.edges_and_legend()
+    return picture.encoded()
+
+
+class _Picture:
+    """A PNG of a table being drawn: the image, sized from the board before anything is
+    drawn, and the scale and shift (the name goes above the map) from the map's SVG units
+    to its pixels."""
+
+    def __init__(self, table: TableSpec, scale: float, max_pixels: int, rules: TableRules) -> None:
+        self.table, self.rules, self.scale = table, rules, scale
+        self.layout = layout = _layout(table.board)
+        size = (
+            int(layout.width * scale),
+            int((layout.height + _legend_height(layout.width, rules) + TITLE_HEIGHT) * scale),
+        )
+        if size[0] * size[1] > max_pixels:  # pragma: no cover - png_scale keeps within it
+            raise ValueError(f"a {size[0]} x {size[1]} picture is over {max_pixels} pixels")
+        self.image = Image.new("RGB", size, "white")
+        self.draw = ImageDraw.Draw(self.image)
+        self.font = _font(int(9 * scale))
+        self.draw.text((6 * scale, 4 * scale), table.name, fill="#111", font=_font(int(15 * scale)))
+
+    def at(self, x: float, y: float) -> tuple[float, float]:
+        """The pixel of a point of the map's SVG."""
+        return x * self.scale, (y + TITLE_HEIGHT) * self.scale
+
+    def hexes(self) -> None:
+        """Each hex in its kind's colour (the table edges' outlined in their side's), with
+        its coordinates."""
+        board, at, draw, scale = self.table.board, self.at, self.draw, self.scale
+        for index, hex_ in enumerate(board.hexes):
+            x, y = self.layout.centres[index]
+            kind = self.table.terrain.get(index)
+            row = hex_[1]
+            side = "A" if row == board.first_row else "B" if row == board.last_row else None
+            draw.polygon(
+                [at(px, py) for px, py in _corners(x, y, SIZE - 0.8)],
+                fill=colour(kind),
+                outline=SIDE_COLOURS[side] if side else GRID_COLOUR,
+                width=max(1, int(2 * scale)) if side else 1,
+            )
+            draw.text(
+                at(x, y),
+                f"{hex_[0]},{hex_[1]}",
+                fill="white" if kind in DARK_KINDS else "#333",
+                font=self.font,
+                anchor="mm",
+            )
+
+    def outlines(self) -> None:
+        width = max(2, int(2.5 * self.scale))
+        board, origin = self.table.board, self.layout.origin
+        for placed in self.table.placed():
+            for ring in outline(board, placed):
+                points = [self.at(*_pixels(origin, x, y)) for x, y in ring]
+                self.draw.line(points, fill=OUTLINE_COLOUR, width=width, joint="curve")
+
+    def numbers(self) -> None:
+        """Each piece's number as on the setup sheet, in a badge at its hexes' centre."""
+        badge = _font(int(11 * self.scale))
+        board, centres = self.table.board, self.layout.centres
+        for listed in piece_rows(self.table, _library(self.rules), self.rules):
+            centre = [centres[board.index[h]] for h in listed.hexes]
             cx = sum(x for x, _ in centre) / len(centre)
             cy = sum(y for _, y in centre) / len(centre)
-            r = 8 * scale
-            px, py = at(cx, cy)
-            draw.ellipse([px - r, py - r, px + r, py + r], fill="white", outline=OUTLINE_COLOUR)
-            draw.text((px, py), str(listed.number), fill="#111", font=badge, anchor="mm")
-    draw.text(at(4, -8), "Side A edge", fill=SIDE_COLOURS["A"], font=font)
-    draw.text(at(4, height - 14), "Side B edge", fill=SIDE_COLOURS["B"], font=font)
-    for line, entries in enumerate(_legend_lines(width, rules)):
-        top = height + 6 + line * LEGEND_LINE
-        for x, name, fill in entries:
-            draw.rectangle([*at(x, top), *at(x + 14, top + 14)], fill=fill, outline="#555")
-            draw.text(at(x + 18, top + 7), name, fill="#222", font=font, anchor="lm")
-    buffer = io.BytesIO()
-    # Not optimize=True: it searches for the smallest encoding, 2.5 times the time of
-    # drawing the largest board, for about 10 % fewer bytes.
-    image.save(buffer, format="PNG")
-    return buffer.getvalue()
+            r = 8 * self.scale
+            px, py = self.at(cx, cy)
+            self.draw.ellipse(
+                [px - r, py - r, px + r, py + r], fill="white", outline=OUTLINE_COLOUR
+            )
+            self.draw.text((px, py), str(listed.number), fill="#111", font=badge, anchor="mm")
+
+    def edges_and_legend(self) -> None:
+        """The table edges' names, and the legend of the kinds below the map."""
+        at, draw, font, height = self.at, self.draw, self.font, self.layout.height
+        draw.text(at(4, -8), "Side A edge", fill=SIDE_COLOURS["A"], font=font)
+        draw.text(at(4, height - 14), "Side B edge", fill=SIDE_COLOURS["B"], font=font)
+        for line, entries in enumerate(_legend_lines(self.layout.width, self.rules)):
+            top = height + 6 + line * LEGEND_LINE
+            for x, name, fill in entries:
+                draw.rectangle([*at(x, top), *at(x + 14, top + 14)], fill=fill, outline="#555")
+                draw.text(at(x + 18, top + 7), name, fill="#222", font=font, anchor="lm")
+
+    def encoded(self) -> bytes:
+        buffer = io.BytesIO()
+        # Not optimize=True: it searches for the smallest encoding, 2.5 times the time of
+        # drawing the largest board, for about 10 % fewer bytes.
+        self.image.save(buffer, format="PNG")
+        return buffer.getvalue()
 
 
 def _library(rules: TableRules) -> TerrainLibrary:

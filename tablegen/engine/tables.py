@@ -17,7 +17,7 @@ from onefinity.rules.hexgrid import (
 )
 from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import DocumentError, quoted, text_problem, without_invisible
-from tablegen.engine.library import CUSTOM, terrain_library
+from tablegen.engine.library import CUSTOM, Piece, TerrainLibrary, terrain_library
 
 TABLE_FORMAT = "onefinity-table"
 TABLE_VERSION = 1
@@ -338,32 +338,57 @@ def _pieces(
 ) -> tuple[Placed, ...]:
     """The document's pieces: every terrain hex in exactly one, each library piece standing
     on its footprint (turned, never flipped) with the terrain kinds of its hexes."""
-    if not isinstance(value, list):
-        raise TableDocumentError(
-            "pieces", 'expected a list of {"piece": id, "hexes": [[q, r], ...]}'
-        )
-    if len(value) > max(1, len(terrain)):
-        raise TableDocumentError(
-            "pieces", f"has {len(value)} pieces for {len(terrain)} terrain hexes"
-        )
-    library = terrain_library(tuple(rules.terrain))
-    index_of = board.index
-    owner: dict[int, int] = {}
-    pieces = []
-    size = len(board)
-    for number, entry in enumerate(value):
-        path = f"pieces[{number}]"
-        if not isinstance(entry, dict) or entry.keys() != _PIECE_KEY_SET:
-            raise TableDocumentError(path, 'expected {"piece": id, "hexes": [[q, r], ...]}')
-        piece_id = entry["piece"]
-        if not isinstance(piece_id, str) or (piece_id != CUSTOM and piece_id not in library.pieces):
+    return _PieceReader(board, terrain, terrain_library(tuple(rules.terrain))).read(value)
+
+
+class _PieceReader:
+    """Reads a document's pieces, keeping which piece each terrain hex is in (a hex is in
+    one piece)."""
+
+    def __init__(self, board: Board, terrain: dict[int, str], library: TerrainLibrary) -> None:
+        self.board, self.terrain, self.library_pieces = board, terrain, library.pieces
+        self.index_of, self.size = board.index, len(board)
+        # Terrain hex (board index) -> the number of the piece it is in.
+        self.owner: dict[int, int] = {}
+
+    def read(self, value: object) -> tuple[Placed, ...]:
+        if not isinstance(value, list):
             raise TableDocumentError(
-                f"{path}.piece",
-                f"{quoted(piece_id)} is neither a piece of the library nor {CUSTOM!r}",
+                "pieces", 'expected a list of {"piece": id, "hexes": [[q, r], ...]}'
             )
-        listed = entry["hexes"]
-        if not isinstance(listed, list) or not 0 < len(listed) <= size:
+        if len(value) > max(1, len(self.terrain)):
+            raise TableDocumentError(
+                "pieces", f"has {len(value)} pieces for {len(self.terrain)} terrain hexes"
+            )
+        pieces = []
+        for number, entry in enumerate(value):
+            path = f"pieces[{number}]"
+            if not isinstance(entry, dict) or entry.keys() != _PIECE_KEY_SET:
+                raise TableDocumentError(path, 'expected {"piece": id, "hexes": [[q, r], ...]}')
+            piece_id = entry["piece"]
+            if not isinstance(piece_id, str) or (
+                piece_id != CUSTOM and piece_id not in self.library_pieces
+            ):
+                raise TableDocumentError(
+                    f"{path}.piece",
+                    f"{quoted(piece_id)} is neither a piece of the library nor {CUSTOM!r}",
+                )
+            indices = self.hexes(entry["hexes"], path, number)
+            if piece_id != CUSTOM:
+                self.footprint(self.library_pieces[piece_id], indices, path)
+            pieces.append(Placed(piece_id, tuple(sorted(indices))))
+        loose = sorted(set(self.terrain) - set(self.owner))
+        if loose:
+            raise TableDocumentError(
+                "pieces", f"the terrain hex {list(self.board.hexes[loose[0]])} is in no piece"
+            )
+        return tuple(pieces)
+
+    def hexes(self, listed: object, path: str, number: int) -> list[int]:
+        """The piece's hexes as board indices: terrain hexes that no earlier piece holds."""
+        if not isinstance(listed, list) or not 0 < len(listed) <= self.size:
             raise TableDocumentError(f"{path}.hexes", "expected a list of [q, r]")
+        index_of, owner, terrain = self.index_of, self.owner, self.terrain
         indices = []
         for k, item in enumerate(listed):
             if type(item) is list and len(item) == 2:
@@ -386,22 +411,17 @@ def _pieces(
                 )
             owner[index] = number
             indices.append(index)
-        if piece_id != CUSTOM:
-            piece = library.pieces[piece_id]
-            standing = {board.hexes[i]: terrain[i] for i in indices}
-            if piece.match(standing) is None:
-                raise TableDocumentError(
-                    path,
-                    f"these {len(indices)} hexes are not the footprint of {piece.name!r} "
-                    f"({len(piece.hexes)} hexes, turned in steps of 60 degrees, with its kinds)",
-                )
-        pieces.append(Placed(piece_id, tuple(sorted(indices))))
-    loose = sorted(set(terrain) - set(owner))
-    if loose:
-        raise TableDocumentError(
-            "pieces", f"the terrain hex {list(board.hexes[loose[0]])} is in no piece"
-        )
-    return tuple(pieces)
+        return indices
+
+    def footprint(self, piece: Piece, indices: list[int], path: str) -> None:
+        """A library piece stands on its footprint, turned, with its kinds."""
+        standing = {self.board.hexes[i]: self.terrain[i] for i in indices}
+        if piece.match(standing) is None:
+            raise TableDocumentError(
+                path,
+                f"these {len(indices)} hexes are not the footprint of {piece.name!r} "
+                f"({len(piece.hexes)} hexes, turned in steps of 60 degrees, with its kinds)",
+            )
 
 
 def table_document(table: TableSpec) -> dict[str, Any]:
