@@ -23,10 +23,6 @@ STILL_OVER = {
     "onefinity/rules/lineoffire.py",  # _board_geometry
     "onefinity/rules/ruleset_file.py",  # _check_references
     "onefinity/rules/visibility.py",  # _patterns, board_lines
-    "tablegen/engine/boxfit.py",  # box_problem
-    "tablegen/engine/metrics.py",  # check_table
-    "tablegen/engine/render.py",  # draw_map, png
-    "tablegen/engine/tables.py",  # _pieces
 }
 HELD = sorted(
     name
