@@ -248,21 +248,39 @@ def reaction_counts(
     """Each player draws an attack pile and a defense pile from their own deck (so the
     two piles of one player never share a card); both comparisons are counted together."""
     deck = rules.deck_size
-    for side, first, second in (
-        ("active trooper", active_attack, active_defense),
-        ("reactive trooper", reactive_attack, reactive_defense),
-    ):
-        _check_cards(side, first, deck)
-        _check_cards(side, second, deck)
-        if first + second > deck:
-            raise CardOddsError(
-                f"the {side} would draw {first + second} cards for attack and defense: "
-                f"more than a deck of {deck} holds"
-            )
+    _check_two_piles("active trooper", active_attack, active_defense, deck)
+    _check_two_piles("reactive trooper", reactive_attack, reactive_defense, deck)
     sizes = rank_sizes(rules, ties_fail)
-    ranks = len(sizes)
-    active = pile_pair_counts(active_attack, active_defense, sizes)
-    reactive = pile_pair_counts(reactive_attack, reactive_defense, sizes)
+    counts = _joint_outcomes(
+        pile_pair_counts(active_attack, active_defense, sizes),
+        pile_pair_counts(reactive_attack, reactive_defense, sizes),
+    )
+    total = (
+        comb(deck, active_attack)
+        * comb(deck - active_attack, active_defense)
+        * comb(deck, reactive_attack)
+        * comb(deck - reactive_attack, reactive_defense)
+    )
+    return ReactionCounts(tuple((a, b, c) for a, b, c in counts), total)
+
+
+def _check_two_piles(side: str, attack: int, defense: int, deck: int) -> None:
+    """One player's attack and defense piles, drawn from one deck: each a pile a deck
+    holds, and both together too."""
+    _check_cards(side, attack, deck)
+    _check_cards(side, defense, deck)
+    if attack + defense > deck:
+        raise CardOddsError(
+            f"the {side} would draw {attack + defense} cards for attack and defense: "
+            f"more than a deck of {deck} holds"
+        )
+
+
+def _joint_outcomes(active: list[list[int]], reactive: list[list[int]]) -> list[list[int]]:
+    """``counts[x][y]``: the draws in which the active attack has outcome x against the
+    reactive defense and the reactive attack outcome y against the active defense, from
+    each side's draws by (best attack rank, best defense rank) (``pile_pair_counts``)."""
+    ranks = len(active)
     # below[k][l]: the reactive draws with attack rank k and defense rank below l.
     below = []
     for row in reactive:
@@ -291,10 +309,4 @@ def reaction_counts(
             counts[x][WIN] += sum(map(mul, mine, [top - up_to[j + 1] for j in range(ranks)]))
             counts[x][TIE] += sum(map(mul, mine, column))
             counts[x][LOSS] += sum(map(mul, mine, up_to[:ranks]))
-    total = (
-        comb(deck, active_attack)
-        * comb(deck - active_attack, active_defense)
-        * comb(deck, reactive_attack)
-        * comb(deck - reactive_attack, reactive_defense)
-    )
-    return ReactionCounts(tuple((a, b, c) for a, b, c in counts), total)
+    return counts

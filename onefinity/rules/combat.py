@@ -20,7 +20,7 @@ what armor piercing lowers, wounds a hit costs).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -190,53 +190,96 @@ def plan_exchange(
 ) -> Plan:
     """Every pile of the exchange; CombatError, saying what to change, when the exchange
     cannot happen as asked."""
-    mode, band, reaction = situation.mode, situation.band, situation.reaction
-    if mode not in EXCHANGES:
-        raise CombatError(f"{mode!r} is not a kind of exchange")
-    if (mode == SHOOTING or reaction) and band not in {b.id for b in ruleset.range_bands}:
-        raise CombatError(f"{band!r} is not a range band")
-    shooting_band = band if mode == SHOOTING else ""
-    target_attacks = mode == CLOSE_COMBAT or reaction
-    _check_modifiers(
-        attacker.combat_modifiers, ruleset.combat_modifiers, "combat", mode, "active", True, ""
-    )
-    _check_modifiers(
-        target.defense_modifiers,
-        ruleset.defense_modifiers,
-        "defense",
-        mode,
-        "reactive",
-        True,
-        "",
-    )
-    _check_modifiers(
-        target.combat_modifiers,
-        ruleset.combat_modifiers,
-        "combat",
-        mode,
-        "reactive",
-        target_attacks,
-        "the target's: it counts only when the target attacks, in close combat or a reaction",
-    )
-    _check_modifiers(
-        attacker.defense_modifiers,
-        ruleset.defense_modifiers,
-        "defense",
-        SHOOTING if reaction else mode,
-        "active",
-        reaction,
-        "the attacker's: it counts only when the target reacts with fire",
-    )
+    planning = _Planning(attacker, target, situation, ruleset)
+    planning.check_asked()
     downed = [
         ruleset.combat_modifiers[m]
         for m in attacker.combat_modifiers
         if ruleset.combat_modifiers[m].target_downed
     ]
     target_downed = bool(downed)
-    ledger = Ledger()
-    shot = reaction_matchup = melee = follow_up = None
-    if reaction:
-        if target_downed:
+    shot = reaction = melee = follow_up = None
+    if situation.reaction:
+        reaction = planning.reaction(downed)
+    if situation.mode == SHOOTING:
+        shot, follow_up, burst = planning.shooting(target_downed)
+    else:
+        melee, burst = planning.close_combat(), 1
+    ledger = planning.ledger
+    attacker_wounds = wounds_of(attacker, ledger)
+    target_wounds = wounds_of(target, ledger)
+    planning.note_the_rest()
+    return Plan(
+        attacker,
+        target,
+        situation,
+        shot,
+        reaction,
+        melee,
+        follow_up,
+        burst,
+        attacker_wounds,
+        0 if target_downed else target_wounds,
+        target_downed,
+        ledger.ordered(),
+    )
+
+
+@dataclass(slots=True)
+class _Planning:
+    """One exchange being planned: its two sides and what was asked, and the ledger that
+    each pile notes its effects in, in the order they are drawn."""
+
+    attacker: Fighter
+    target: Fighter
+    situation: Situation
+    ruleset: Ruleset
+    ledger: Ledger = field(default_factory=Ledger)
+
+    @property
+    def target_attacks(self) -> bool:
+        """The target attacks too: in close combat, or with a reaction."""
+        return self.situation.mode == CLOSE_COMBAT or self.situation.reaction
+
+    def check_asked(self) -> None:
+        """CombatError when the exchange asked names no kind of exchange or range band, or
+        a side claims a modifier that does not count in it."""
+        attacker, target, ruleset = self.attacker, self.target, self.ruleset
+        mode, band, reaction = self.situation.mode, self.situation.band, self.situation.reaction
+        if mode not in EXCHANGES:
+            raise CombatError(f"{mode!r} is not a kind of exchange")
+        if (mode == SHOOTING or reaction) and band not in {b.id for b in ruleset.range_bands}:
+            raise CombatError(f"{band!r} is not a range band")
+        combat, defense = ruleset.combat_modifiers, ruleset.defense_modifiers
+        _check_modifiers(attacker.combat_modifiers, combat, "combat", mode, "active", True, "")
+        _check_modifiers(target.defense_modifiers, defense, "defense", mode, "reactive", True, "")
+        _check_modifiers(
+            target.combat_modifiers,
+            combat,
+            "combat",
+            mode,
+            "reactive",
+            self.target_attacks,
+            "the target's: it counts only when the target attacks, in close combat or a reaction",
+        )
+        _check_modifiers(
+            attacker.defense_modifiers,
+            defense,
+            "defense",
+            SHOOTING if reaction else mode,
+            "active",
+            reaction,
+            "the attacker's: it counts only when the target reacts with fire",
+        )
+
+    def reaction(self, downed: list[Modifier]) -> Matchup:
+        """The target's shot back and the attacker's defense against it; CombatError when
+        the target may not react: it is downed (``downed``: the attacker's modifiers that
+        say so), its own gear forbids it, it does not see the attacker, or its weapon cannot
+        fire at the band."""
+        attacker, target, ruleset, ledger = self.attacker, self.target, self.ruleset, self.ledger
+        mode, band = self.situation.mode, self.situation.band
+        if downed:
             raise CombatError(
                 f"A downed trooper cannot react ({downed[0].name}): untick one or the other"
             )
@@ -249,11 +292,16 @@ def plan_exchange(
             raise CombatError(
                 f"The target's {weapon} cannot fire at {band} range, so it cannot react with fire"
             )
-        reaction_matchup = (
+        return (
             attack_pile(target, attacker, SHOOTING, band, ruleset, True, False, ledger),
             defense_pile(attacker, target, band, ruleset, False, True, ledger),
         )
-    if mode == SHOOTING:
+
+    def shooting(self, target_downed: bool) -> tuple[Matchup, Matchup | None, int]:
+        """The attacker's shot against the target's defense; the following shots at a
+        downed target, when its burst goes on until the target is killed; its burst."""
+        attacker, target, ruleset, ledger = self.attacker, self.target, self.ruleset, self.ledger
+        band, reaction = self.situation.band, self.situation.reaction
         shot = (
             attack_pile(attacker, target, SHOOTING, band, ruleset, False, reaction, ledger),
             defense_pile(target, attacker, band, ruleset, reaction, False, ledger),
@@ -261,6 +309,7 @@ def plan_exchange(
         burst = attacker.weapon.burst if attacker.weapon else 1
         follow = ruleset.exchange.follow_up == UNTIL_KILLED and not target_downed and burst > 1
         marker = next((m for m in ruleset.combat_modifiers.values() if m.target_downed), None)
+        follow_up = None
         if follow and marker is not None and marker.applies_to(SHOOTING):
             at_downed = attacker.with_situation(
                 (*attacker.combat_modifiers, marker.id), attacker.defense_modifiers
@@ -269,40 +318,32 @@ def plan_exchange(
                 attack_pile(at_downed, target, SHOOTING, band, ruleset),
                 defense_pile(target, at_downed, band, ruleset),
             )
-    else:
-        burst = 1
-        melee = (
+        return shot, follow_up, burst
+
+    def close_combat(self) -> Matchup:
+        """The attacker's close-combat pile against the target's."""
+        attacker, target, ruleset, ledger = self.attacker, self.target, self.ruleset, self.ledger
+        return (
             attack_pile(attacker, target, CLOSE_COMBAT, "", ruleset, False, False, ledger),
             attack_pile(target, attacker, CLOSE_COMBAT, "", ruleset, False, False, ledger),
         )
-    attacker_wounds = wounds_of(attacker, ledger)
-    target_wounds = wounds_of(target, ledger)
-    # What no pile considered: an effect for a role its side does not play here, or one
-    # outside the odds. The attacker is attacked only by a reaction or in close combat;
-    # the target attacks only then.
-    both = (ATTACKING, DEFENDING)
-    for side, enemy, plays in (
-        (attacker, target, both if target_attacks else (ATTACKING,)),
-        (target, attacker, both if target_attacks else (DEFENDING,)),
-    ):
-        own = side.combat_modifiers + side.defense_modifiers
-        against = enemy.combat_modifiers + enemy.defense_modifiers
-        context = Context(mode, shooting_band, ATTACKING, False, own, against)
-        ledger.note_all(side, ruleset, context, plays)
-    return Plan(
-        attacker,
-        target,
-        situation,
-        shot,
-        reaction_matchup,
-        melee,
-        follow_up,
-        burst,
-        attacker_wounds,
-        0 if target_downed else target_wounds,
-        target_downed,
-        ledger.ordered(),
-    )
+
+    def note_the_rest(self) -> None:
+        """What no pile considered: an effect for a role its side does not play here, or
+        one outside the odds. The attacker is attacked only by a reaction or in close
+        combat; the target attacks only then."""
+        mode = self.situation.mode
+        shooting_band = self.situation.band if mode == SHOOTING else ""
+        both = (ATTACKING, DEFENDING)
+        target_attacks = self.target_attacks
+        for side, enemy, plays in (
+            (self.attacker, self.target, both if target_attacks else (ATTACKING,)),
+            (self.target, self.attacker, both if target_attacks else (DEFENDING,)),
+        ):
+            own = side.combat_modifiers + side.defense_modifiers
+            against = enemy.combat_modifiers + enemy.defense_modifiers
+            context = Context(mode, shooting_band, ATTACKING, False, own, against)
+            self.ledger.note_all(side, self.ruleset, context, plays)
 
 
 def plan_from_cards(
@@ -565,17 +606,49 @@ def resolve(plan: Plan, ruleset: Ruleset, ties_fail: bool | None = None) -> Exch
     """The exact chance of every outcome of the planned exchange. CardOddsError when a
     pile cannot be drawn (more cards than a deck) or a comparison never ends."""
     variant = ruleset.cards.ties_fail if ties_fail is None else ties_fail
-    per_hit = ruleset.exchange.wounds_per_hit
-    start: Both = ((plan.attacker_wounds, False, False), (plan.target_wounds, False, False))
-    states: dict[Both, Fraction] = {start: Fraction(1)}
+    comparisons = [
+        (name, exchange_odds(m[0].cards, m[1].cards, ruleset.cards, ties_fail=variant))
+        for name, m in plan.matchups
+    ]
+    states = _States(plan, ruleset.exchange.wounds_per_hit)
+    if plan.situation.mode == CLOSE_COMBAT:
+        _draw_close_combat(plan, ruleset, variant, states)
+    else:
+        _draw_shooting(plan, ruleset, variant, states)
+    outcome, attacker, target = states.ends()
+    return ExchangeResult(
+        plan,
+        variant,
+        outcome[(True, False)],
+        outcome[(False, True)],
+        outcome[(True, True)],
+        outcome[(False, False)],
+        target,
+        attacker,
+        tuple(comparisons),
+    )
 
-    def step(transitions: Any, close_combat: bool) -> None:
+
+class _States:
+    """The chance of each state of both sides (``Both``), draw after draw: the exchange's
+    one running state, from both sides unhurt to how the exchange ends."""
+
+    __slots__ = ("per_hit", "states")
+
+    def __init__(self, plan: Plan, per_hit: int) -> None:
+        self.per_hit = per_hit
+        start: Both = ((plan.attacker_wounds, False, False), (plan.target_wounds, False, False))
+        self.states: dict[Both, Fraction] = {start: Fraction(1)}
+
+    def draw(
+        self, transitions: Callable[[State, State], Transitions | None], close_combat: bool
+    ) -> None:
         """Draw once more from every state: ``transitions(attacker, target)`` gives the
         chances from that state, or None when nothing is drawn there."""
-        nonlocal states
+        per_hit = self.per_hit
         after: dict[Both, Fraction] = defaultdict(Fraction)
-        for (mine, theirs), chance in states.items():
-            chances: Transitions | None = transitions(mine, theirs)
+        for (mine, theirs), chance in self.states.items():
+            chances = transitions(mine, theirs)
             if chances is None:
                 after[(mine, theirs)] += chance
                 continue
@@ -584,66 +657,62 @@ def resolve(plan: Plan, ruleset: Ruleset, ties_fail: bool | None = None) -> Exch
                     a = _hurt(mine, per_hit, close_combat) if attacker_hit else mine
                     t = _hurt(theirs, per_hit, close_combat) if target_hit else theirs
                     after[(a, t)] += chance * p
-        states = dict(after)
+        self.states = dict(after)
 
-    comparisons = [
-        (name, exchange_odds(m[0].cards, m[1].cards, ruleset.cards, ties_fail=variant))
-        for name, m in plan.matchups
-    ]
-    if plan.situation.mode == CLOSE_COMBAT:
-        if plan.reaction is not None:
-            hit = _single(plan.reaction, ruleset, variant)[0]
-            reacted = {(False, True): hit, (False, False): 1 - hit}
-            step(lambda mine, theirs: reacted, close_combat=False)
-        assert plan.melee is not None
-        win, loss, tie = _single(plan.melee, ruleset, variant)
-        fought = {(True, False): win, (False, True): loss, (False, False): tie}
-        # A reaction that downs the attacker ends its action before close combat.
-        step(lambda mine, theirs: fought if _standing(mine) else None, close_combat=True)
+    def ends(self) -> tuple[dict[tuple[bool, bool], Fraction], Fate, Fate]:
+        """The chance of each (target hit, attacker hit) over the whole exchange, and how
+        the attacker and the target end it."""
+        outcome: dict[tuple[bool, bool], Fraction] = defaultdict(Fraction)
+        attacker_states: dict[State, Fraction] = defaultdict(Fraction)
+        target_states: dict[State, Fraction] = defaultdict(Fraction)
+        for (mine, theirs), chance in self.states.items():
+            outcome[(theirs[2], mine[2])] += chance
+            attacker_states[mine] += chance
+            target_states[theirs] += chance
+        return outcome, _fate(attacker_states), _fate(target_states)
+
+
+def _draw_close_combat(plan: Plan, ruleset: Ruleset, variant: bool, states: _States) -> None:
+    """The target's reaction first, when it reacts; then close combat, unless the
+    reaction downed the attacker (its action ends)."""
+    if plan.reaction is not None:
+        hit = _single(plan.reaction, ruleset, variant)[0]
+        reacted = {(False, True): hit, (False, False): 1 - hit}
+        states.draw(lambda mine, theirs: reacted, close_combat=False)
+    assert plan.melee is not None
+    win, loss, tie = _single(plan.melee, ruleset, variant)
+    fought = {(True, False): win, (False, True): loss, (False, False): tie}
+    states.draw(lambda mine, theirs: fought if _standing(mine) else None, close_combat=True)
+
+
+def _draw_shooting(plan: Plan, ruleset: Ruleset, variant: bool, states: _States) -> None:
+    """The first shot (with the target's reaction at once, when it reacts), then the
+    burst's following shots."""
+    assert plan.shot is not None
+    if plan.reaction is not None:
+        first = _reaction(plan.shot, plan.reaction, ruleset, variant)
+        states.draw(lambda mine, theirs: first, close_combat=False)
     else:
-        assert plan.shot is not None
-        if plan.reaction is not None:
-            first = _reaction(plan.shot, plan.reaction, ruleset, variant)
-            step(lambda mine, theirs: first, close_combat=False)
-        else:
-            hit = _single(plan.shot, ruleset, variant)[0]
-            shot = {(True, False): hit, (False, False): 1 - hit}
-            step(lambda mine, theirs: shot, close_combat=False)
         hit = _single(plan.shot, ruleset, variant)[0]
-        again = {(True, False): hit, (False, False): 1 - hit}
-        at_downed = again
-        if plan.follow_up is not None:
-            hit_downed = _single(plan.follow_up, ruleset, variant)[0]
-            at_downed = {(True, False): hit_downed, (False, False): 1 - hit_downed}
-        until_killed = ruleset.exchange.follow_up == UNTIL_KILLED
+        shot = {(True, False): hit, (False, False): 1 - hit}
+        states.draw(lambda mine, theirs: shot, close_combat=False)
+    hit = _single(plan.shot, ruleset, variant)[0]
+    again = {(True, False): hit, (False, False): 1 - hit}
+    at_downed = again
+    if plan.follow_up is not None:
+        hit_downed = _single(plan.follow_up, ruleset, variant)[0]
+        at_downed = {(True, False): hit_downed, (False, False): 1 - hit_downed}
+    until_killed = ruleset.exchange.follow_up == UNTIL_KILLED
 
-        def following(mine: State, theirs: State) -> Transitions | None:
-            """A following shot of the burst: only while the attacker stands and the
-            target is still its target (not killed; not downed by this burst unless the
-            burst goes on until it is killed)."""
-            if not _standing(mine) or theirs[1]:
-                return None
-            if theirs[0] > 0 or plan.target_downed:
-                return again
-            return at_downed if until_killed else None
+    def following(mine: State, theirs: State) -> Transitions | None:
+        """A following shot of the burst: only while the attacker stands and the
+        target is still its target (not killed; not downed by this burst unless the
+        burst goes on until it is killed)."""
+        if not _standing(mine) or theirs[1]:
+            return None
+        if theirs[0] > 0 or plan.target_downed:
+            return again
+        return at_downed if until_killed else None
 
-        for _ in range(plan.burst - 1):
-            step(following, close_combat=False)
-    outcome: dict[tuple[bool, bool], Fraction] = defaultdict(Fraction)
-    attacker_states: dict[State, Fraction] = defaultdict(Fraction)
-    target_states: dict[State, Fraction] = defaultdict(Fraction)
-    for (mine, theirs), chance in states.items():
-        outcome[(theirs[2], mine[2])] += chance
-        attacker_states[mine] += chance
-        target_states[theirs] += chance
-    return ExchangeResult(
-        plan,
-        variant,
-        outcome[(True, False)],
-        outcome[(False, True)],
-        outcome[(True, True)],
-        outcome[(False, False)],
-        _fate(target_states),
-        _fate(attacker_states),
-        tuple(comparisons),
-    )
+    for _ in range(plan.burst - 1):
+        states.draw(following, close_combat=False)

@@ -468,49 +468,10 @@ def attack_pile(
     # Where each effect counted, for the ledger only (the stat line keeps none).
     where = _where(kind, band, "its attack") if ledger is not None else ""
     their_where = _where(kind, band, "against its enemy's attack") if ledger is not None else ""
-    lines: list[Line] = []
     if kind == CLOSE_COMBAT:
-        lines.append(Line(striker.name, "Rules", "1 card in close combat", 1))
-        if striker.close_combat:
-            best = max(
-                (e for e in striker.gear if e.kind == "weapon"), key=lambda e: e.close_combat
-            )
-            lines.append(Line(striker.name, best.name, "close-combat bonus", best.close_combat))
+        lines = _close_combat_cards(striker)
     else:
-        weapon = striker.weapon
-        if weapon is None:
-            raise CombatError(f"{striker.name} has no weapon to shoot with")
-        power = weapon.power_at(band)
-        if power <= 0:
-            raise CombatError(
-                f"The {weapon.name} cannot fire at {_band_names([band], ruleset)} range"
-            )
-        band_name = _band_name(band, ruleset)
-        if striker_reacting:
-            cap, source = reaction_fire_power(striker, own, ruleset, ledger)
-            if power > cap:
-                lines.append(
-                    Line(
-                        striker.name,
-                        weapon.name,
-                        f"fire power {power} at {band_name} range, limited to {cap} in a "
-                        f"reaction ({source})",
-                        cap,
-                    )
-                )
-                power = cap
-            else:
-                lines.append(
-                    Line(
-                        striker.name, weapon.name, f"fire power {power} at {band_name} range", power
-                    )
-                )
-        else:
-            lines.append(
-                Line(striker.name, weapon.name, f"fire power {power} at {band_name} range", power)
-            )
-        if weapon.bonus:
-            lines.append(Line(striker.name, weapon.name, "weapon bonus", weapon.bonus))
+        lines = _weapon_cards(striker, own, ruleset, ledger)
     # The target's defending cancels act on the striker's modifiers and entries; the
     # striker's attacking cancels on the target's entries.
     theirs_cancel = _cancelled(target, striker, theirs, ruleset, ledger, their_where)
@@ -523,6 +484,39 @@ def attack_pile(
     cards = _clamp(lines, striker.name, ruleset.exchange.minimum_cards)
     purpose = "close combat" if kind == CLOSE_COMBAT else "attack"
     return Pile(striker.name, purpose, cards, tuple(lines))
+
+
+def _close_combat_cards(striker: Fighter) -> list[Line]:
+    """The rules' card in close combat, and the best close-combat bonus of its weapons."""
+    lines = [Line(striker.name, "Rules", "1 card in close combat", 1)]
+    if striker.close_combat:
+        best = max((e for e in striker.gear if e.kind == "weapon"), key=lambda e: e.close_combat)
+        lines.append(Line(striker.name, best.name, "close-combat bonus", best.close_combat))
+    return lines
+
+
+def _weapon_cards(
+    striker: Fighter, own: Context, ruleset: Ruleset, ledger: Ledger | None
+) -> list[Line]:
+    """A shot's cards from its weapon: the fire power at the band (in a reaction, no more
+    than the reaction's fire power allows) and the weapon's bonus. CombatError when it has
+    no weapon, or its weapon cannot fire at that band."""
+    weapon = striker.weapon
+    if weapon is None:
+        raise CombatError(f"{striker.name} has no weapon to shoot with")
+    band = own.band
+    power = weapon.power_at(band)
+    if power <= 0:
+        raise CombatError(f"The {weapon.name} cannot fire at {_band_names([band], ruleset)} range")
+    text = f"fire power {power} at {_band_name(band, ruleset)} range"
+    if own.reacting:
+        cap, source = reaction_fire_power(striker, own, ruleset, ledger)
+        if power > cap:
+            text, power = f"{text}, limited to {cap} in a reaction ({source})", cap
+    lines = [Line(striker.name, weapon.name, text, power)]
+    if weapon.bonus:
+        lines.append(Line(striker.name, weapon.name, "weapon bonus", weapon.bonus))
+    return lines
 
 
 def defense_pile(
@@ -552,25 +546,15 @@ def defense_pile(
     theirs_cancel = _cancelled(
         striker, defender, theirs, ruleset, ledger, _where(SHOOTING, band, "its attack")
     )
-    weapon_name = striker.weapon.name if striker.weapon else ""
-    piercing = striker.weapon.armor_piercing if striker.weapon else 0
+    weapon = striker.weapon
+    piercing = weapon.armor_piercing if weapon is not None else 0
     by_armor = ruleset.exchange.armor_piercing == AP_ARMOR
-    lines = [Line(defender.name, "Rules", "1 card to defend", 1)]
     # The Trooper Defense Modifier: armor and defense effects, never below 0 ...
     modifier: list[Line] = []
     if defender.armor:
         modifier.append(Line(defender.name, "Armor", f"armor {defender.armor}", defender.armor))
-    if by_armor and piercing and defender.armor:
-        cut = min(piercing, defender.armor)
-        modifier.append(
-            Line(
-                striker.name,
-                weapon_name,
-                f"armor piercing {piercing}: armor {defender.armor - cut}",
-                -cut,
-                choice="exchange.armor_piercing",
-            )
-        )
+        if by_armor and piercing:
+            modifier.append(_pierced(striker, piercing, "armor", defender.armor))
     modifier += _entry_effects(defender, DEFENSE, own, theirs_cancel, ruleset, ledger, where)
     total = sum(line.cards for line in modifier)
     if total < 0:
@@ -581,18 +565,23 @@ def defense_pile(
     )
     total = sum(line.cards for line in modifier)
     if not by_armor and piercing and total > 0:
-        cut = min(piercing, total)
-        modifier.append(
-            Line(
-                striker.name,
-                weapon_name,
-                f"armor piercing {piercing}: defense {total - cut}",
-                -cut,
-                choice="exchange.armor_piercing",
-            )
-        )
-    lines += modifier
+        modifier.append(_pierced(striker, piercing, "defense", total))
+    lines = [Line(defender.name, "Rules", "1 card to defend", 1), *modifier]
     return Pile(defender.name, "defense", sum(line.cards for line in lines), tuple(lines))
+
+
+def _pierced(striker: Fighter, piercing: int, what: str, cards: int) -> Line:
+    """What the striker's armor piercing takes off ``cards`` of the defense: of its armor
+    or of the whole of it, as the ruleset chooses (``exchange.armor_piercing``)."""
+    cut = min(piercing, cards)
+    weapon_name = striker.weapon.name if striker.weapon else ""
+    return Line(
+        striker.name,
+        weapon_name,
+        f"armor piercing {piercing}: {what} {cards - cut}",
+        -cut,
+        choice="exchange.armor_piercing",
+    )
 
 
 def _where(kind: str, band: str, what: str) -> str:

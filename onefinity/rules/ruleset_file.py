@@ -806,54 +806,10 @@ def parse_ruleset(document: Mapping[str, Any], source: str) -> Ruleset:
 
 def _check_references(ruleset: Ruleset) -> None:
     """Every id one entry names must exist: a dangling id is a broken file."""
-    source = ruleset.source
-
-    def expect(known: Mapping[str, object], value: str, key: str, what: str) -> None:
-        if value not in known:
-            raise RulesetError(source, key, f"{value!r} is not a known {what}")
-
+    _check_default_weapons(ruleset)
+    _check_classes_and_actions(ruleset)
+    _check_discounts(ruleset)
     band_ids = {band.id: band for band in ruleset.range_bands}
-    for type_id, unit_type in ruleset.unit_types.items():
-        expect(
-            ruleset.weapons,
-            unit_type.default_weapon,
-            f"unit_types.{type_id}.default_weapon",
-            "weapon",
-        )
-        weapon = ruleset.weapons.get(unit_type.default_weapon)
-        if weapon and not weapon.allowed_for_unit_type(type_id):
-            raise RulesetError(
-                source,
-                f"unit_types.{type_id}.default_weapon",
-                f"{weapon.id!r} does not list {type_id!r} in its unit_types",
-            )
-    for class_id, trooper_class in ruleset.trooper_classes.items():
-        _check_availability(
-            ruleset, f"trooper_classes.{class_id}", trooper_class.unit_types, trooper_class.factions
-        )
-        for index, action_id in enumerate(trooper_class.actions):
-            expect(
-                ruleset.special_actions,
-                action_id,
-                f"trooper_classes.{class_id}.actions[{index}]",
-                "special action",
-            )
-    for action_id, special_action in ruleset.special_actions.items():
-        if special_action.trooper_class is not None:
-            expect(
-                ruleset.trooper_classes,
-                special_action.trooper_class,
-                f"special_actions.{action_id}.class",
-                "trooper class",
-            )
-    for faction_id, faction in ruleset.factions.items():
-        for index, discount in enumerate(faction.discounts):
-            expect(
-                ruleset.unit_types,
-                discount.unit_type,
-                f"factions.{faction_id}.discounts[{index}].unit_type",
-                "unit type",
-            )
     catalogues = {
         "weapons": ruleset.weapons,
         "abilities": ruleset.abilities,
@@ -862,16 +818,67 @@ def _check_references(ruleset: Ruleset) -> None:
     }
     for table_name, catalogue in catalogues.items():
         for entry_id, entry in catalogue.items():
-            key = f"{table_name}.{entry_id}"
-            _check_availability(ruleset, key, entry.unit_types, entry.factions)
-            for number, effect in enumerate(entry.effects):
-                _check_effect(ruleset, f"{key}.effects[{number}]", effect, band_ids)
-            if entry.kind == "weapon":
-                for band in entry.fire_power:
-                    expect(band_ids, band, f"{key}.fire_power.{band}", "range band")
-                for band in band_ids:
-                    if band not in entry.fire_power:
-                        raise RulesetError(source, f"{key}.fire_power.{band}", "missing")
+            _check_entry(ruleset, f"{table_name}.{entry_id}", entry, band_ids)
+
+
+def _expect(source: str, known: Mapping[str, object], value: str, key: str, what: str) -> None:
+    if value not in known:
+        raise RulesetError(source, key, f"{value!r} is not a known {what}")
+
+
+def _check_default_weapons(ruleset: Ruleset) -> None:
+    """Each unit type's default weapon is a weapon that lists the unit type."""
+    for type_id, unit_type in ruleset.unit_types.items():
+        key = f"unit_types.{type_id}.default_weapon"
+        _expect(ruleset.source, ruleset.weapons, unit_type.default_weapon, key, "weapon")
+        weapon = ruleset.weapons.get(unit_type.default_weapon)
+        if weapon and not weapon.allowed_for_unit_type(type_id):
+            raise RulesetError(
+                ruleset.source, key, f"{weapon.id!r} does not list {type_id!r} in its unit_types"
+            )
+
+
+def _check_classes_and_actions(ruleset: Ruleset) -> None:
+    """Each trooper class is for known unit types and factions and takes known special
+    actions; each special action of a class names a known class."""
+    source = ruleset.source
+    for class_id, trooper_class in ruleset.trooper_classes.items():
+        _check_availability(
+            ruleset, f"trooper_classes.{class_id}", trooper_class.unit_types, trooper_class.factions
+        )
+        for index, action_id in enumerate(trooper_class.actions):
+            key = f"trooper_classes.{class_id}.actions[{index}]"
+            _expect(source, ruleset.special_actions, action_id, key, "special action")
+    for action_id, special_action in ruleset.special_actions.items():
+        if special_action.trooper_class is not None:
+            key = f"special_actions.{action_id}.class"
+            _expect(
+                source, ruleset.trooper_classes, special_action.trooper_class, key, "trooper class"
+            )
+
+
+def _check_discounts(ruleset: Ruleset) -> None:
+    """Each faction's discount is on a known unit type."""
+    for faction_id, faction in ruleset.factions.items():
+        for index, discount in enumerate(faction.discounts):
+            key = f"factions.{faction_id}.discounts[{index}].unit_type"
+            _expect(ruleset.source, ruleset.unit_types, discount.unit_type, key, "unit type")
+
+
+def _check_entry(
+    ruleset: Ruleset, key: str, entry: CatalogueEntry, band_ids: Mapping[str, object]
+) -> None:
+    """A catalogue entry: for known unit types and factions, its effects' ids known, and a
+    weapon's fire power given at every range band and at no other."""
+    _check_availability(ruleset, key, entry.unit_types, entry.factions)
+    for number, effect in enumerate(entry.effects):
+        _check_effect(ruleset, f"{key}.effects[{number}]", effect, band_ids)
+    if entry.kind == "weapon":
+        for band in entry.fire_power:
+            _expect(ruleset.source, band_ids, band, f"{key}.fire_power.{band}", "range band")
+        for band in band_ids:
+            if band not in entry.fire_power:
+                raise RulesetError(ruleset.source, f"{key}.fire_power.{band}", "missing")
 
 
 def _check_effect(

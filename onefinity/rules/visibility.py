@@ -83,7 +83,17 @@ def _ragged_arange(lengths: IntArray) -> IntArray:
 def _patterns(dq: IntArray, dr: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """For each direction (dq, dr), dr >= 0: the offsets of the hexes its line from (0, 0)
     crosses, ends excluded, as (direction number, oq, or) rows sorted by direction; and the
-    shared sides it runs along as (direction number, aq, ar, bq, br) rows.
+    shared sides it runs along as (direction number, aq, ar, bq, br) rows."""
+    bx, by = 2 * dq + dr, 3 * dr
+    crossed_dir, crossed_q, crossed_r = _crossed_offsets(dq, dr, bx, by)
+    return crossed_dir, crossed_q, crossed_r, _sides_along(dq, dr, bx, by)
+
+
+def _crossed_offsets(
+    dq: IntArray, dr: IntArray, bx: IntArray, by: IntArray
+) -> tuple[IntArray, IntArray, IntArray]:
+    """The hexes each direction's line crosses, as (direction number, oq, or), sorted by
+    direction; (bx, by) is its far end on the lattice.
 
     On the lattice the line through the origin towards B = (bx, by) meets the interior of the
     hex centred at C exactly when |bx*cy - by*cx| < reach, reach = max(2|bx|, |bx| + |by|):
@@ -92,7 +102,6 @@ def _patterns(dq: IntArray, dr: IntArray) -> tuple[IntArray, IntArray, IntArray,
     the segment's span, so there that is the whole test, and the crossed hexes of each such
     row are an interval of q. On the ends' own rows the crossing may lie behind an end: those
     few candidates are decided by the long-diagonal test."""
-    bx, by = 2 * dq + dr, 3 * dr
     reach = np.maximum(2 * np.abs(bx), np.abs(bx) + by)
     rows_each = dr + 1
     direction = np.repeat(np.arange(len(dq)), rows_each)
@@ -121,13 +130,18 @@ def _patterns(dq: IntArray, dr: IntArray) -> tuple[IntArray, IntArray, IntArray,
         3 * cand_row[check],
     )
     # (Made direction by direction, so already sorted by direction.)
-    crossed_dir, crossed_q, crossed_r = cand_dir[keep], cand_q[keep], cand_row[keep]
+    return cand_dir[keep], cand_q[keep], cand_row[keep]
 
-    # Only lines parallel to a side can run along one: lattice directions with bx == 0 or
-    # |bx| == by (never a row's own direction). On such a line x = bx * y / by is a whole
-    # number at each row's centre height; the hexes beside it there are the candidates.
+
+def _sides_along(dq: IntArray, dr: IntArray, bx: IntArray, by: IntArray) -> IntArray:
+    """The shared sides each direction's line runs along, each once, as (direction number,
+    aq, ar, bq, br) rows sorted by direction; (bx, by) is its far end on the lattice.
+
+    Only lines parallel to a side can run along one: lattice directions with bx == 0 or
+    |bx| == by (never a row's own direction). On such a line x = bx * y / by is a whole
+    number at each row's centre height; the hexes beside it there are the candidates."""
     parallel = np.flatnonzero((dr > 0) & ((bx == 0) | (np.abs(bx) == by)))
-    near_counts = rows_each[parallel]
+    near_counts = dr[parallel] + 1
     d = np.repeat(parallel, near_counts)
     ar = _ragged_arange(near_counts)
     x_line = bx[d] * 3 * ar // np.maximum(by[d], 1)
@@ -164,7 +178,7 @@ def _patterns(dq: IntArray, dr: IntArray) -> tuple[IntArray, IntArray, IntArray,
     first = np.ones(len(found), dtype=bool)
     first[1:] = (found[1:] != found[:-1]).any(axis=1)
     side_rows: IntArray = found[first]
-    return crossed_dir, crossed_q, crossed_r, side_rows
+    return side_rows
 
 
 def _words(bits: BoolArray) -> WordArray:
@@ -329,60 +343,18 @@ def _gathers(
 @functools.lru_cache(maxsize=4)
 def board_lines(board: Board) -> BoardLines:
     """The lines of a board (cached: a few boards per process; the largest takes 30 MB)."""
-    hexes = np.array(board.hexes, dtype=np.int64)
-    n = len(hexes)
-    q0, r0 = int(hexes[:, 0].min()), int(hexes[:, 1].min())
-    rows = int(hexes[:, 1].max()) - r0 + 1
-    span = int(hexes[:, 0].max()) - q0 + 1
-    if span > WORD_BITS:
-        raise ValueError(f"a board {span} hexes across in q does not fit in a word")
-    if n >= 2**15 or rows * SHIFTS >= 2**15:
-        raise ValueError(f"a board of {n} hexes in {rows} rows does not fit 16-bit numbers")
-    cell = np.full((rows, WORD_BITS), -1, dtype=np.int32)
-    cell[hexes[:, 1] - r0, hexes[:, 0] - q0] = np.arange(n)
-    member = _words(cell >= 0)
-
-    # Directions joining at least one pair.
-    all_dr = np.repeat(np.arange(rows), 2 * WORD_BITS - 1)
-    all_dq = np.tile(np.arange(-(WORD_BITS - 1), WORD_BITS), rows)
-    forward = (all_dr > 0) | (all_dq > 0)
-    all_dq, all_dr = all_dq[forward], all_dr[forward]
-    valid = _valid_words(member, all_dq, all_dr, rows)
-    used = (valid != 0).any(axis=1)
-    dir_q, dir_r, valid = all_dq[used], all_dr[used], valid[used]
+    q0, r0, cell = _board_rows(board)
+    rows = len(cell)
+    dir_q, dir_r, valid = _directions(cell)
     dir_of = np.full((rows, 2 * WORD_BITS + 1), -1, dtype=np.int32)
     dir_of[dir_r, dir_q + WORD_BITS] = np.arange(len(dir_q))
-
     pat_dir, pat_q, pat_r, side_rows = _patterns(dir_q, dir_r)
     pat_start = np.searchsorted(pat_dir, np.arange(len(dir_q) + 1))
     side_dir = side_rows[:, 0]
     side_start = np.searchsorted(side_dir, np.arange(len(dir_q) + 1))
-
-    # Segments and pairs.
-    seg_d, seg_r = np.nonzero(valid != 0)
-    seg_valid = valid[seg_d, seg_r]
-    seg_of = np.full((len(dir_q), rows), -1, dtype=np.int32)
-    seg_of[seg_d, seg_r] = np.arange(len(seg_d))
-    valid_bits = np.unpackbits(
-        seg_valid.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little"
-    ).view(bool)
-    counts = np.bitwise_count(seg_valid).astype(np.int64)
-    seg_pairs = np.cumsum(counts) - counts
-    # Each pair's source bit, segment by segment, as bytes: the bits' numbers picked by the
-    # valid bits (a flat index of the 4 million bits would be a 10 MB array; on this
-    # machine every new page costs, and a cold check's time is a third page faults).
-    bit = np.broadcast_to(np.arange(WORD_BITS, dtype=np.int8), valid_bits.shape)[valid_bits]
-    # Hex numbers fit in 16 bits (a board has at most 1,620 hexes): half the memory.
-    cells = cell.reshape(-1).astype(np.int16)
-    # Slots come segment by segment, `counts` of each: repeating beats gathering by segment.
-    pair_s = np.take(cells, np.repeat((seg_r * WORD_BITS).astype(np.int32), counts) + bit)
-    target = ((seg_r + dir_r[seg_d]) * WORD_BITS + dir_q[seg_d]).astype(np.int32)
-    pair_t = np.take(cells, np.repeat(target, counts) + bit)
-    del bit
-    pair_st = pair_s.astype(np.int32)
-    pair_st *= np.int32(n)
-    pair_st += pair_t
-
+    segments = _Segments.of(valid)
+    seg_d, seg_r = segments.direction, segments.row
+    pair_s, pair_t, pair_st = segments.pairs(cell, len(board), dir_q, dir_r)
     cross_segs, cross_starts, cross_word = _gathers(pat_start, seg_d, seg_r, pat_q, pat_r)
     side_segs, side_starts, side_word_a = _gathers(
         side_start, seg_d, seg_r, side_rows[:, 1], side_rows[:, 2]
@@ -409,10 +381,10 @@ def board_lines(board: Board) -> BoardLines:
         side_br=side_rows[:, 4],
         seg_dir=seg_d,
         seg_row=seg_r,
-        seg_valid=seg_valid,
-        seg_pairs=seg_pairs,
-        seg_of=seg_of,
-        valid_bits=valid_bits,
+        seg_valid=segments.valid,
+        seg_pairs=segments.first_pair,
+        seg_of=segments.of_direction_row,
+        valid_bits=segments.valid_bits,
         pair_s=pair_s,
         pair_t=pair_t,
         pair_st=pair_st,
@@ -424,6 +396,88 @@ def board_lines(board: Board) -> BoardLines:
         side_word_a=side_word_a,
         side_word_b=side_word_b,
     )
+
+
+def _board_rows(board: Board) -> tuple[int, int, Ints]:
+    """The board as rows of words: the first q and r, and the (rows, WORD_BITS) board index
+    of each (row, bit), -1 off the board. ValueError when a row does not fit a word or the
+    board does not fit the 16-bit numbers the lines are kept in."""
+    hexes = np.array(board.hexes, dtype=np.int64)
+    n = len(hexes)
+    q0, r0 = int(hexes[:, 0].min()), int(hexes[:, 1].min())
+    rows = int(hexes[:, 1].max()) - r0 + 1
+    span = int(hexes[:, 0].max()) - q0 + 1
+    if span > WORD_BITS:
+        raise ValueError(f"a board {span} hexes across in q does not fit in a word")
+    if n >= 2**15 or rows * SHIFTS >= 2**15:
+        raise ValueError(f"a board of {n} hexes in {rows} rows does not fit 16-bit numbers")
+    cell = np.full((rows, WORD_BITS), -1, dtype=np.int32)
+    cell[hexes[:, 1] - r0, hexes[:, 0] - q0] = np.arange(n)
+    return q0, r0, cell
+
+
+def _directions(cell: Ints) -> tuple[IntArray, IntArray, WordArray]:
+    """The directions (dq, dr), dr >= 0 (dq > 0 when dr == 0), joining at least one pair
+    of the board's hexes, and each one's valid words (``_valid_words``) by row."""
+    rows = len(cell)
+    member = _words(cell >= 0)
+    all_dr = np.repeat(np.arange(rows), 2 * WORD_BITS - 1)
+    all_dq = np.tile(np.arange(-(WORD_BITS - 1), WORD_BITS), rows)
+    forward = (all_dr > 0) | (all_dq > 0)
+    all_dq, all_dr = all_dq[forward], all_dr[forward]
+    valid = _valid_words(member, all_dq, all_dr, rows)
+    used = (valid != 0).any(axis=1)
+    return all_dq[used], all_dr[used], valid[used]
+
+
+@dataclass(frozen=True)
+class _Segments:
+    """The segments of a board's lines: one per (direction, source row) holding a pair,
+    with a bit per source in its valid word; and the pairs they hold, in segment order."""
+
+    direction: Ints
+    row: Ints
+    valid: WordArray
+    # (directions, rows): each one's segment number, -1 for none.
+    of_direction_row: Ints
+    # (segments, WORD_BITS): the pairs, in order, are the set bits.
+    valid_bits: BoolArray
+    counts: Ints  # each segment's pairs
+    first_pair: Ints
+
+    @classmethod
+    def of(cls, valid: WordArray) -> _Segments:
+        """From each direction's valid words by row (``_directions``)."""
+        seg_d, seg_r = np.nonzero(valid != 0)
+        seg_valid = valid[seg_d, seg_r]
+        seg_of = np.full(valid.shape, -1, dtype=np.int32)
+        seg_of[seg_d, seg_r] = np.arange(len(seg_d))
+        valid_bits = np.unpackbits(
+            seg_valid.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little"
+        ).view(bool)
+        counts = np.bitwise_count(seg_valid).astype(np.int64)
+        return cls(seg_d, seg_r, seg_valid, seg_of, valid_bits, counts, np.cumsum(counts) - counts)
+
+    def pairs(self, cell: Ints, n: int, dir_q: Ints, dir_r: Ints) -> tuple[Ints, Ints, Ints]:
+        """The pairs, ordered by segment and source bit: their two hexes s and t, and where
+        they sit in the n x n matrix of the board's n hexes (s * n + t)."""
+        valid_bits, counts, seg_d, seg_r = self.valid_bits, self.counts, self.direction, self.row
+        # Each pair's source bit, segment by segment, as bytes: the bits' numbers picked by
+        # the valid bits (a flat index of the 4 million bits would be a 10 MB array; on this
+        # machine every new page costs, and a cold check's time is a third page faults).
+        bit = np.broadcast_to(np.arange(WORD_BITS, dtype=np.int8), valid_bits.shape)[valid_bits]
+        # Hex numbers fit in 16 bits (a board has at most 1,620 hexes): half the memory.
+        cells = cell.reshape(-1).astype(np.int16)
+        # Slots come segment by segment, `counts` of each: repeating beats gathering by
+        # segment.
+        pair_s = np.take(cells, np.repeat((seg_r * WORD_BITS).astype(np.int32), counts) + bit)
+        target = ((seg_r + dir_r[seg_d]) * WORD_BITS + dir_q[seg_d]).astype(np.int32)
+        pair_t = np.take(cells, np.repeat(target, counts) + bit)
+        del bit
+        pair_st = pair_s.astype(np.int32)
+        pair_st *= np.int32(n)
+        pair_st += pair_t
+        return pair_s, pair_t, pair_st
 
 
 def _shift_table(obstacles: WordArray) -> WordArray:
