@@ -22,6 +22,7 @@ p95), with the machine's load average beside: the client runs on the same cores.
 
     .venv/bin/python benchmarks/games_load.py                    # 200 games, 120 s
     .venv/bin/python benchmarks/games_load.py --games 5 --seconds 20    # a quick try
+    .venv/bin/python benchmarks/games_load.py --root /tmp/other-checkout  # serve another tree
 
 The target (the issue's): a step's median at most 20 ms; each phone sees the other's step
 within 2 seconds.
@@ -101,7 +102,7 @@ def make_players(games: int) -> list[dict]:
 
 def players(root: Path, env: dict[str, str], games: int) -> list[dict]:
     done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--make-players", str(games)],
+        [sys.executable, str(root / "benchmarks" / "games_load.py"), "--make-players", str(games)],
         cwd=root,
         env=env,
         capture_output=True,
@@ -408,6 +409,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--pace", type=float, default=10.0, help="mean seconds between steps")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="gunicorn's")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve")
     parser.add_argument("--json", type=Path, default=None, help="also write the report here")
     parser.add_argument("--make-players", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -428,10 +430,11 @@ def main() -> int:
         file=sys.stderr,
         flush=True,
     )
-    server = start_server(ROOT, port, folder, args.workers)
+    root = args.root.resolve()
+    server = start_server(root, port, folder, args.workers)
     try:
         wait_until_up(base, server, 180)
-        made = players(ROOT, serve_env(ROOT, folder), args.games)
+        made = players(root, serve_env(root, folder), args.games)
         pairs = set_up(base, made, 16)
         report = play_all(pairs, args.seconds, args.pace, server.pid)
     finally:
