@@ -13,7 +13,7 @@ DEV_ENV := DEBUG=1
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup system checkers run serve check-deploy test lint pytest soak bench load fuzz clean
+.PHONY: setup system checkers run serve check-deploy test lint pytest soak bench load load-games fuzz clean
 
 ## setup: create .venv and install the pinned dependencies (again when pyproject.toml changes)
 setup: $(VENV)/.installed
@@ -120,6 +120,11 @@ pytest: setup
 ## load: 100 users for 60 s against a running `make serve` (see docs/performance.md)
 load: setup
 	$(BIN)/python loadtest/run.py --base http://$(HOST):$(PORT) --users 100 --seconds 60
+
+## load-games: 200 games played at once, both phones of each polling and stepping, against
+## a stack of `make serve`'s own started on a free port (see docs/performance.md)
+load-games: setup system
+	$(BIN)/python benchmarks/games_load.py --games $${GAMES:-200} --seconds $${SECONDS_MAX:-120}
 
 ## fuzz: hostile and careless input against a running `make serve`, then every page of every
 ## owner read back; fails on any answer of 500 or above (see docs/security.md)

@@ -40,25 +40,8 @@ from django.test.utils import setup_test_environment  # noqa: E402
 TARGET_MS = 20.0
 GAMES, POLLS_PER_PHONE_PER_SECOND, SECONDS_PER_STEP = 200, 1.0, 10.0
 
-# A full 75-point list: 4 units, 12 troopers.
-LIST = {
-    "format": "onefinity-force",
-    "version": 1,
-    "name": "Bench list",
-    "faction": "solar-concord",
-    "ruleset": "2026.11",
-    "points_limit": 75,
-    "units": [
-        {
-            "type": "medium-infantry",
-            "name": "Alpha",
-            "troopers": [{"class": "hacker"}, {"weapons": ["combi-rifle"]}, {}],
-        },
-        {"type": "light-infantry", "name": "Bravo", "troopers": [{"class": "medic"}, {}, {}]},
-        {"type": "light-infantry", "name": "Charlie", "troopers": [{"class": "engineer"}, {}]},
-        {"type": "medium-infantry", "name": "Delta", "troopers": [{}, {}, {}]},
-    ],
-}
+# A full 75-point list: 4 units, 12 troopers (benchmarks/games_load.py plays it too).
+LIST = json.loads((Path(__file__).resolve().parent / "game_list.json").read_text())
 
 
 def spread(samples: list[float]) -> dict[str, float]:

@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.urls import reverse
 
-from accounts.history import Versioned
+from accounts.history import Versioned, document_size
 from accounts.ownership import DamagedRecord, Owned, OwnedQuerySet, Quota, new_share_code
+from accounts.storage import StorageFull, check_room
 from onefinity.rules import Ruleset, library
 from onefinity.rules.game import GameError, GameState, read_state_document
 
@@ -100,6 +101,20 @@ class Game(Owned, Versioned):
 
     def ruleset(self) -> Ruleset:
         return library().get_or_current(self.ruleset_version)
+
+    def save_new(self) -> None:
+        """Save a game just made, its stored size counted, if its owner's storage has room
+        for it (GameRefusal otherwise, and nothing is saved)."""
+        self.stored_bytes = sum(
+            document_size(d)
+            for d in (self.list_a, self.list_b, self.table, self.state, self.initial)
+        )
+        try:
+            with transaction.atomic():
+                self.save()
+                check_room(self)
+        except StorageFull as full:
+            raise GameRefusal(str(full)) from None
 
     def game_state(self) -> GameState:
         """The engine's state; DamagedRecord if the stored document no longer reads."""

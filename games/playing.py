@@ -13,7 +13,6 @@ from urllib.parse import urlencode
 from django.db import transaction
 from django.http import Http404, HttpRequest
 
-from accounts.history import document_size
 from accounts.ownership import (
     DamagedRecord,
     QuotaExceeded,
@@ -22,11 +21,10 @@ from accounts.ownership import (
     owned,
     owner_fields,
 )
-from accounts.storage import StorageFull, check_room
 from forcebuilder.models import Force
 from games.models import MAX_STEPS, Game, GameRefusal, GameStep, StaleGame
 from games.rounds import report_to_round
-from games.table_odds import game_map, map_odds
+from games.table_odds import game_map, map_odds, standing_hexes
 from onefinity.http import record_id, stale_words
 from onefinity.rules import Ruleset, force_document
 from onefinity.rules.game import (
@@ -49,7 +47,7 @@ from onefinity.rules.game import (
     state_document,
     step_document,
 )
-from onefinity.rules.hexgrid import Hex, standard_board
+from onefinity.rules.hexgrid import Hex
 from onefinity.rules.ruleset import TAG_ONLY
 from onefinity.rules.text import whole_number
 from tablegen.models import Table
@@ -94,25 +92,18 @@ def start_game(request: HttpRequest, fields: dict[str, str]) -> Game:
     table_document: Any = None
     table_name = "Standard board"
     ruleset = force_a.ruleset()
-    hexes = standard_board(ruleset.table.rows, ruleset.table.columns).hexes
     table_field = fields.get("table", "").strip()
     try:
+        spec = None
         if table_field:
             pk = record_id(table_field)
             table = owned(request, Table).filter(pk=pk).first() if pk is not None else None
             if table is None:
                 raise GameRefusal("table: choose one of your tables, or none")
             spec = table.to_spec()
-            # A trooper stands only where it may enter (not on blocking terrain).
-            kinds = ruleset.table.terrain
-            hexes = tuple(
-                h
-                for i, h in enumerate(spec.board.hexes)
-                if i not in spec.terrain or kinds[spec.terrain[i]].enterable
-            )
             table_document, table_name = table.stored_document(), table.name
         spec_a, spec_b = force_a.to_spec(), force_b.to_spec()
-        state = new_game(spec_a, spec_b, ruleset, vp_target, hexes)
+        state = new_game(spec_a, spec_b, ruleset, vp_target, standing_hexes(spec, ruleset))
         owner = owner_fields(request, Game)
     except DamagedRecord as damaged:
         raise GameRefusal(f"{damaged.record} cannot be read: {damaged.problem}") from None
@@ -132,15 +123,7 @@ def start_game(request: HttpRequest, fields: dict[str, str]) -> Game:
         state=document,
         initial=document,
     )
-    game.stored_bytes = sum(
-        document_size(d) for d in (game.list_a, game.list_b, table_document, document, document)
-    )
-    try:
-        with transaction.atomic():
-            game.save()
-            check_room(game)
-    except StorageFull as full:
-        raise GameRefusal(str(full)) from None
+    game.save_new()
     return game
 
 
@@ -306,42 +289,9 @@ def page(game: Game, side: str, choices: dict[str, str] | None = None) -> dict[s
     selected = choices.get("trooper", "")
     ruleset = game.ruleset()
     state = _state(game)
-    rules = game_rules(ruleset)
-    rows = []
-    for t in state.troopers:
-        state_id = t.state(rules)
-        state_name = rules.states[state_id].name if state_id in rules.states else "Off the table"
-        unit_type = ruleset.unit_types.get(t.unit_type)
-        rows.append(
-            TrooperRow(
-                t.id,
-                t.side,
-                t.name,
-                unit_type.name if unit_type else t.unit_type,
-                state_id,
-                state_name,
-                t.wounds,
-                t.max_wounds,
-                t.hacked,
-                f"{t.hex[0]},{t.hex[1]}" if t.hex else "",
-                t.id == selected,
-                _class_name(t, ruleset),
-            )
-        )
+    rows = _trooper_rows(state, ruleset, selected)
     chosen = next((t for t in state.troopers if t.id == selected), None)
-    actions = []
-    if chosen is not None:
-        actions = [
-            ActionChoice(
-                a,
-                action_name(a, ruleset),
-                cost(state, chosen.id, a, ruleset),
-                action_refusal(state, chosen, a, ruleset),
-                a in ruleset.special_actions,
-            )
-            for a in game_actions(ruleset)
-            if _may_ever_take(chosen, a, ruleset)
-        ]
+    actions = _action_choices(state, chosen, ruleset) if chosen is not None else []
     outcomes = _outcomes(state, chosen, ruleset) if chosen is not None else []
     view = {**_map_and_odds(game, state, ruleset, chosen, choices), "query": urlencode(choices)}
     return {
@@ -365,6 +315,49 @@ def page(game: Game, side: str, choices: dict[str, str] | None = None) -> dict[s
         "ruleset": ruleset,
         "wound_counts": range(1, (chosen.wounds + 2) if chosen and chosen.wounds >= 0 else 1),
     }
+
+
+def _trooper_rows(state: GameState, ruleset: Ruleset, selected: str) -> list[TrooperRow]:
+    """Each trooper's line on the page: its state in words, wounds, hex, class."""
+    rules = game_rules(ruleset)
+    rows = []
+    for t in state.troopers:
+        state_id = t.state(rules)
+        state_name = rules.states[state_id].name if state_id in rules.states else "Off the table"
+        unit_type = ruleset.unit_types.get(t.unit_type)
+        rows.append(
+            TrooperRow(
+                t.id,
+                t.side,
+                t.name,
+                unit_type.name if unit_type else t.unit_type,
+                state_id,
+                state_name,
+                t.wounds,
+                t.max_wounds,
+                t.hacked,
+                f"{t.hex[0]},{t.hex[1]}" if t.hex else "",
+                t.id == selected,
+                _class_name(t, ruleset),
+            )
+        )
+    return rows
+
+
+def _action_choices(state: GameState, chosen: GameTrooper, ruleset: Ruleset) -> list[ActionChoice]:
+    """The actions the chosen trooper's panel offers, each with its cost now (the doubling
+    applied) or the reason it is not possible."""
+    return [
+        ActionChoice(
+            a,
+            action_name(a, ruleset),
+            cost(state, chosen.id, a, ruleset),
+            action_refusal(state, chosen, a, ruleset),
+            a in ruleset.special_actions,
+        )
+        for a in game_actions(ruleset)
+        if _may_ever_take(chosen, a, ruleset)
+    ]
 
 
 def _outcomes(state: GameState, trooper: GameTrooper, ruleset: Ruleset) -> list[Outcome]:

@@ -7,18 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.http import Http404
 
-from accounts.history import document_size
 from accounts.ownership import DamagedRecord
-from accounts.storage import StorageFull, check_room
 from events import commands
 from events.models import Entry, EventRefusal, Pairing
 from games.models import Game, GameRefusal
-from onefinity.rules import force_document, library
+from games.table_odds import standing_hexes
+from onefinity.rules import Ruleset, force_document, library
 from onefinity.rules.game import GameError, new_game, state_document
-from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.tables import TableDocumentError
 
 
@@ -49,41 +47,49 @@ def start_from_round(pairing: Pairing, vp_target: int | None = None) -> Game:
     existing = Game.objects.filter(pairing=pairing).first()
     if existing is not None:
         return existing
+    ruleset, scenario_vp = _ready_to_play(pairing)
+    game = _round_game(pairing, ruleset, scenario_vp if vp_target is None else vp_target)
+    try:
+        game.save_new()
+    except IntegrityError:
+        # The other player's tap came first: theirs is the game.
+        return Game.objects.get(pairing=pairing)
+    return game
+
+
+def _ready_to_play(pairing: Pairing) -> tuple[Ruleset, int]:
+    """The event's ruleset and its scenario's VP, if the pairing can be played: both
+    players still in, both lists locked, a ruleset with rules for a game; GameRefusal."""
     entry_a, entry_b = pairing.player_a, pairing.player_b
     if entry_a.player_id is None or entry_b.player_id is None:
         raise GameRefusal("A player of this pairing has left the event.")
     if not entry_a.locked or not entry_b.locked:
         raise GameRefusal("Both lists must be locked by the organizer before the game.")
-    round_ = pairing.round
-    ruleset = library().get_or_current(round_.event.ruleset_version)
+    ruleset = library().get_or_current(pairing.round.event.ruleset_version)
     if ruleset.game is None:
         raise GameRefusal(f"Ruleset {ruleset.version} has no rules for a game at the table.")
-    if vp_target is None:
-        vp_target = ruleset.game.vp_target
+    return ruleset, ruleset.game.vp_target
+
+
+def _round_game(pairing: Pairing, ruleset: Ruleset, vp_target: int) -> Game:
+    """The pairing's game, not yet saved: the two locked lists' snapshots on the round's
+    table (or the standard board), every trooper off the table."""
+    entry_a, entry_b, round_ = pairing.player_a, pairing.player_b, pairing.round
     try:
         spec_a, spec_b = entry_a.snapshot_spec(), entry_b.snapshot_spec()
         table = round_.table_spec(pairing.table)
-        hexes = (
-            tuple(
-                h
-                for i, h in enumerate(table.board.hexes)
-                if i not in table.terrain or ruleset.table.terrain[table.terrain[i]].enterable
-            )
-            if table is not None
-            else standard_board(ruleset.table.rows, ruleset.table.columns).hexes
-        )
+        hexes = standing_hexes(table, ruleset)
         state = state_document(new_game(spec_a, spec_b, ruleset, vp_target, hexes))
     except (DamagedRecord, TableDocumentError, GameError) as error:
         raise GameRefusal(f"This game cannot start: {error}") from None
-    table_document = round_.tables[pairing.table - 1] if table is not None else None
-    game = Game(
+    return Game(
         owner_id=entry_a.player_id,
         player_b_id=entry_b.player_id,
         name_a=spec_a.name,
         name_b=spec_b.name,
         list_a=force_document(spec_a),
         list_b=force_document(spec_b),
-        table=table_document,
+        table=round_.tables[pairing.table - 1] if table is not None else None,
         table_name=round_.table_name(pairing.table) if table is not None else "Standard board",
         ruleset_version=ruleset.version,
         vp_target=vp_target,
@@ -91,19 +97,6 @@ def start_from_round(pairing: Pairing, vp_target: int | None = None) -> Game:
         initial=state,
         pairing=pairing,
     )
-    game.stored_bytes = sum(
-        document_size(d) for d in (game.list_a, game.list_b, table_document, state, state)
-    )
-    try:
-        with transaction.atomic():
-            game.save()
-            check_room(game)
-    except IntegrityError:
-        # The other player's tap came first: theirs is the game.
-        return Game.objects.get(pairing=pairing)
-    except StorageFull as full:
-        raise GameRefusal(str(full)) from None
-    return game
 
 
 def report_to_round(game: Game) -> str:

@@ -13,9 +13,9 @@ from games.models import Game
 from onefinity.rules import ForceDocumentError, read_force_document
 from onefinity.rules.cards import CardOddsError
 from onefinity.rules.combat import ExchangeResult, Situation, plan_exchange, resolve
-from onefinity.rules.effects import CombatError, fighter
+from onefinity.rules.effects import CombatError, Fighter, fighter
 from onefinity.rules.game import GameState, GameTrooper, game_rules, list_troopers
-from onefinity.rules.hexgrid import standard_board
+from onefinity.rules.hexgrid import Hex, standard_board
 from onefinity.rules.lineoffire import Terrain
 from onefinity.rules.map_odds import AttackSituation, MapReading, attack_situation, read_map
 from onefinity.rules.reactions import Watch, reaction_refusal, unseen_reach
@@ -34,6 +34,19 @@ def table_spec(game: Game, ruleset: Ruleset) -> TableSpec:
             pass  # a table the reader no longer takes: play on the standard board's shape
     rules = ruleset.table
     return TableSpec(standard_board(rules.rows, rules.columns), {}, game.table_name)
+
+
+def standing_hexes(table: TableSpec | None, ruleset: Ruleset) -> tuple[Hex, ...]:
+    """The hexes a trooper may stand on: the table's but those of blocking terrain (a kind
+    nobody enters), or the standard board's when the game has no table."""
+    if table is None:
+        return standard_board(ruleset.table.rows, ruleset.table.columns).hexes
+    kinds = ruleset.table.terrain
+    return tuple(
+        h
+        for i, h in enumerate(table.board.hexes)
+        if i not in table.terrain or kinds[table.terrain[i]].enterable
+    )
 
 
 def game_map(
@@ -115,23 +128,60 @@ def map_odds(
     choices: dict[str, str],
 ) -> MapOdds:
     """The odds of ``attacker`` attacking ``target`` as the map says, with the players'
-    ``choices``: mode (shooting or close-combat), weapon, rear, charge."""
+    ``choices``: mode (shooting or close-combat), weapon, rear, charge. Its steps: the map
+    read between the two, the two fighters, whether the target may react, whether the
+    attack reaches at all, and the exact exchange."""
     mode = CLOSE_COMBAT if choices.get("mode") == CLOSE_COMBAT else SHOOTING
     odds = MapOdds(attacker, target, mode)
-    if attacker.hex is None or target.hex is None:
+    reading = _read_between(game, ruleset, odds)
+    if reading is None:
+        return odds
+    fighters = _fighters(game, ruleset, odds, choices)
+    if fighters is None:
+        return odds
+    target_state = game_rules(ruleset).state_for(target.wounds)
+    odds.no_reaction = reaction_refusal(
+        Watch(
+            state_reacts=target_state.reacts,
+            sees=reading.clear,
+            in_rear_arc=choices.get("rear") == "on",
+            distance=reading.distance,
+            unseen_reach=unseen_reach(fighters[1].gear),
+            state_name=target_state.name.lower(),
+        )
+    )
+    odds.reaction = not odds.no_reaction
+    odds.error = _out_of_reach(reading, mode)
+    if not odds.error:
+        downed = not target_state.acts and not target_state.removed
+        _exchange(odds, fighters, ruleset, choices, target_downed=downed)
+    return odds
+
+
+def _read_between(game: Game, ruleset: Ruleset, odds: MapOdds) -> MapReading | None:
+    """The map read from the attacker's hex to the target's (kept on ``odds``), or None
+    with the reason on ``odds`` when either is not on this table's map."""
+    if odds.attacker.hex is None or odds.target.hex is None:
         odds.error = "Place both troopers on the map to read the odds from it."
-        return odds
+        return None
     table = table_spec(game, ruleset)
-    if attacker.hex not in table.board.index or target.hex not in table.board.index:
+    if odds.attacker.hex not in table.board.index or odds.target.hex not in table.board.index:
         odds.error = "A trooper stands outside this table's map."
-        return odds
-    reading = read_map(table.board, table.terrain, ruleset, attacker.hex, target.hex)
-    odds.reading = reading
+        return None
+    odds.reading = read_map(table.board, table.terrain, ruleset, odds.attacker.hex, odds.target.hex)
+    return odds.reading
+
+
+def _fighters(
+    game: Game, ruleset: Ruleset, odds: MapOdds, choices: dict[str, str]
+) -> tuple[Fighter, Fighter] | None:
+    """The attacker with the weapon chosen (the weapons it carries kept on ``odds``) and
+    the target, from their lists; None with the reason on ``odds``."""
     specs = _specs(game)
-    mine, theirs = specs.get(attacker.id), specs.get(target.id)
+    mine, theirs = specs.get(odds.attacker.id), specs.get(odds.target.id)
     if mine is None or theirs is None:
         odds.error = "A trooper's list no longer reads."
-        return odds
+        return None
     unit_type = ruleset.unit_types.get(mine[1].type)
     carried = mine[0].weapons or ((unit_type.default_weapon,) if unit_type else ())
     odds.weapons = [(w, ruleset.weapons[w].name) for w in carried if w in ruleset.weapons]
@@ -140,54 +190,54 @@ def map_odds(
         if choices.get("weapon") in carried
         else (odds.weapons[0][0] if odds.weapons else "")
     )
-    rules = game_rules(ruleset)
-    target_state = rules.state_for(target.wounds)
-    side_a = fighter(mine[0], mine[1], ruleset, attacker.name, odds.weapon or None)
-    side_b = fighter(theirs[0], theirs[1], ruleset, target.name)
+    side_a = fighter(mine[0], mine[1], ruleset, odds.attacker.name, odds.weapon or None)
+    side_b = fighter(theirs[0], theirs[1], ruleset, odds.target.name)
     if side_a is None or side_b is None:
         odds.error = "A trooper's unit type is not in this ruleset."
-        return odds
-    odds.no_reaction = reaction_refusal(
-        Watch(
-            state_reacts=target_state.reacts,
-            sees=reading.clear,
-            in_rear_arc=choices.get("rear") == "on",
-            distance=reading.distance,
-            unseen_reach=unseen_reach(side_b.gear),
-            state_name=target_state.name.lower(),
-        )
-    )
-    odds.reaction = not odds.no_reaction
+        return None
+    return side_a, side_b
+
+
+def _out_of_reach(reading: MapReading, mode: str) -> str:
+    """Why the attack cannot be made from where the two stand, or ""."""
     if mode == SHOOTING and not reading.clear:
-        odds.error = (
-            "No line of fire: "
-            + ", ".join(f"hex {q},{r}" for q, r in reading.blocked_by)
-            + " blocks it."
-        )
-        return odds
+        blockers = ", ".join(f"hex {q},{r}" for q, r in reading.blocked_by)
+        return f"No line of fire: {blockers} blocks it."
     if mode == SHOOTING and reading.band is None:
-        odds.error = f"{reading.distance} hexes is beyond every range band."
-        return odds
+        return f"{reading.distance} hexes is beyond every range band."
     if mode == CLOSE_COMBAT and reading.distance != 1:
-        odds.error = "Close combat is between troopers in base contact (adjacent hexes)."
-        return odds
-    target_downed = not target_state.acts and not target_state.removed
+        return "Close combat is between troopers in base contact (adjacent hexes)."
+    return ""
+
+
+def _exchange(
+    odds: MapOdds,
+    fighters: tuple[Fighter, Fighter],
+    ruleset: Ruleset,
+    choices: dict[str, str],
+    target_downed: bool,
+) -> None:
+    """The exact exchange in the situation the map gives (kept on ``odds``): with the
+    target's reaction when it may react and the exchange allows it, else without."""
+    reading = odds.reading
+    assert reading is not None
+    side_a, side_b = fighters
     for reacting in (True, False) if odds.reaction else (False,):
         situation = attack_situation(
             reading,
-            mode,
+            odds.mode,
             ruleset,
             rear=choices.get("rear") == "on",
             charge=choices.get("charge") == "on",
             target_downed=target_downed,
             reaction=reacting,
         )
-        odds.modifiers = _modifier_names(situation, attacker, target, ruleset)
+        odds.modifiers = _modifier_names(situation, odds.attacker, odds.target, ruleset)
         try:
             plan = plan_exchange(
                 side_a.with_situation(situation.attacker_combat, situation.attacker_defense),
                 side_b.with_situation(situation.target_combat, situation.target_defense),
-                Situation(mode, reading.band or "", reacting),
+                Situation(odds.mode, reading.band or "", reacting),
                 ruleset,
             )
             odds.result = resolve(plan, ruleset)
@@ -199,7 +249,6 @@ def map_odds(
                 continue
             odds.error = str(error)
         break
-    return odds
 
 
 def _modifier_names(

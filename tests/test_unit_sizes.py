@@ -12,8 +12,18 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 MOST_CLASS_LINES = 300
 MOST_FUNCTION_LINES = 60
-# The apps whose modules the rule is held over (games/ joins once its last long units are split).
-APPS = ("accounts", "config", "deploy", "events", "forcebuilder", "jobs", "onefinity", "tablegen")
+# The apps whose modules the rule is held over.
+APPS = (
+    "accounts",
+    "config",
+    "deploy",
+    "events",
+    "forcebuilder",
+    "games",
+    "jobs",
+    "onefinity",
+    "tablegen",
+)
 HELD = sorted(
     path.relative_to(ROOT).as_posix()
     for app in APPS

@@ -9,6 +9,7 @@ import time
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from forcebuilder.models import Force
 from games.models import Game
@@ -257,6 +258,87 @@ def test_steps_taken_offline_are_sent_once_in_order_and_a_stale_one_is_refused(
     expect(a.locator("#offline-queue li")).to_have_text(["Pass: side B becomes active"])
     assert Game.objects.get().version == 9
     screenshot(a, "game-offline-refused")
+
+
+def _kept(page: Page, path: str, kept: bool = True) -> bool:
+    """Whether the page's offline copy comes to be kept (or forgotten), within 10 s: the
+    service worker writes its caches after the page has loaded."""
+    for _ in range(100):
+        found = page.evaluate("(path) => caches.match(path).then((found) => !!found)", path)
+        if found == kept:
+            return True
+        page.wait_for_timeout(100)
+    return False
+
+
+def test_a_roster_and_the_pairings_read_offline_without_a_game_page_first(
+    browser: Browser, live_server, django_user_model
+):
+    """A fresh phone signs in and opens a roster and its event page (never a game page),
+    goes offline and reads both again; signing out forgets them."""
+    import datetime
+
+    from events.models import Event, Pairing
+
+    base = live_server.url
+    organizer = django_user_model.objects.create_user("orga", "o@example.com", PASSWORD)
+    alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
+    bob = django_user_model.objects.create_user("bob", "b@example.com", PASSWORD)
+    event = Event.create(
+        name="Hall Night",
+        date=datetime.date(2026, 12, 5),
+        points_limit=75,
+        ruleset_version="2026.11",
+        round_count=1,
+        owner=organizer,
+    )
+    entries, forces = [], []
+    for user, name in ((alice, "Alice's wardens"), (bob, "Bob's raiders")):
+        document = LEGAL_DOCUMENT | {"name": name}
+        forces.append(
+            Force.create_from_spec(read_force_document(document), "2026.11", 75, owner=user)
+        )
+        entry = event.join(user)
+        entry.submit(forces[-1], accept_problems=True)
+        entries.append(entry)
+    event.lock_all()
+    round_ = event.rounds.get(number=1)
+    Pairing.objects.create(round=round_, table=3, player_a=entries[0], player_b=entries[1])
+    round_.published = True
+    round_.save()
+
+    phone = phone_of(browser, base, "alice")
+    roster, pairings = f"/forces/{forces[0].pk}/roster/", f"/events/{event.pk}/me/"
+    phone.goto(base + roster)
+    expect(phone.get_by_role("heading", level=1)).to_contain_text("Alice's wardens")
+    phone.goto(base + pairings)
+    expect(phone.locator("#round-1")).to_contain_text("Table 3")
+    # What the phone must have before the signal goes: both pages kept (the first page the
+    # worker was registered from is fetched again for it).
+    for path in (roster, pairings):
+        assert _kept(phone, path), f"{path} is not kept for offline"
+    assert Game.objects.count() == 0
+
+    phone.context.set_offline(True)
+    phone.reload()
+    expect(phone.locator("#round-1")).to_contain_text("Table 3 against bob")
+    phone.goto(base + roster)
+    expect(phone.get_by_role("heading", level=1)).to_contain_text("Alice's wardens")
+    phone.reload()
+    expect(phone.get_by_role("heading", level=1)).to_contain_text("Alice's wardens")
+    fits_the_phone(phone)
+
+    # Back online, the player signs out: a shared phone keeps nothing of theirs.
+    phone.context.set_offline(False)
+    phone.goto(base + pairings)
+    phone.get_by_role("button", name="Menu").click()
+    phone.get_by_role("button", name="Log out alice").click()
+    expect(phone.locator("body[data-signed-out]")).to_be_attached()
+    for path in (roster, pairings):
+        assert _kept(phone, path, kept=False), f"{path} is still kept after signing out"
+    phone.context.set_offline(True)
+    with pytest.raises(PlaywrightError):
+        phone.goto(base + roster)
 
 
 # --- A whole game of an event round ----------------------------------------------------------

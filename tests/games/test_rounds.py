@@ -80,3 +80,41 @@ def test_the_players_event_page_offers_the_game(paired, player_client):
     page = player_client.get(f"/events/{paired.round.event_id}/me/")
     assert page.status_code == 200
     assert f"/games/round/{paired.round.event_id}/1/" in page.content.decode()
+
+
+def test_a_pairing_with_a_list_not_locked_or_a_player_gone_starts_no_game(
+    event, submitted, player_client
+):
+    from events.models import Entry
+
+    alice, bob = submitted
+    round_ = event.rounds.get(number=1)
+    Pairing.objects.create(round=round_, table=1, player_a=alice, player_b=bob)
+    round_.published = True
+    round_.save()
+    url = f"/games/round/{event.pk}/1/"
+    refused = player_client.post(url, follow=True)
+    assert "Both lists must be locked" in refused.content.decode()
+    event.lock_all()
+    Entry.objects.filter(pk=bob.pk).update(player=None)
+    refused = player_client.post(url, follow=True)
+    assert "A player of this pairing has left the event." in refused.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_a_trooper_stands_anywhere_but_on_blocking_terrain():
+    from games.table_odds import standing_hexes
+    from onefinity.rules.hexgrid import standard_board
+    from tablegen.engine.tables import TableSpec
+
+    ruleset = library().current
+    rules = ruleset.table
+    board = standard_board(rules.rows, rules.columns)
+    assert standing_hexes(None, ruleset) == board.hexes
+    kinds = sorted(rules.terrain, key=lambda kind: rules.terrain[kind].enterable)
+    blocking, open_ = kinds[0], kinds[-1]
+    assert not rules.terrain[blocking].enterable and rules.terrain[open_].enterable
+    table = TableSpec(board, {0: blocking, 1: open_, 5: blocking})
+    assert standing_hexes(table, ruleset) == tuple(
+        h for i, h in enumerate(board.hexes) if i not in (0, 5)
+    )

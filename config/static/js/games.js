@@ -11,10 +11,6 @@
   const stepsUrl = game.dataset.steps;
   const shown = document.getElementById("offline-queue");
 
-  if ("serviceWorker" in navigator && game.dataset.worker) {
-    navigator.serviceWorker.register(game.dataset.worker, { scope: "/" }).catch(() => {});
-  }
-
   function load() {
     try {
       return JSON.parse(localStorage.getItem(key)) || { version: null, steps: [], refused: null };

@@ -36,6 +36,93 @@ if (menuButton && mainNav) {
   });
 }
 
+// --- Pages readable offline (the service worker, games/service_worker.js) -------------------
+//
+// Registered from every page a signed-in player opens, so that their rosters and event
+// pages are readable in a hall without signal once they were opened, a game's page or not.
+// A shared phone: what was kept is forgotten when the player signs out, when a page is
+// drawn for nobody signed in (the session ended some other way), and when another account
+// signs in; the steps a player's games kept waiting offline are theirs and go too, at the
+// sign-out and when the account changes.
+
+const OFFLINE_ACCOUNT = "onefinity-offline-account";
+// Pages opened before the worker was ready to keep them (the first pages after signing in,
+// opened one after the other): kept as soon as it is.
+const OFFLINE_PENDING = "onefinity-offline-pending";
+
+function remembered(key, value) {
+  try {
+    if (value === undefined) return localStorage.getItem(key);
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // Storage refused (a private window): nothing is remembered, nothing to forget.
+  }
+  return null;
+}
+
+function forgetOffline(withSteps) {
+  navigator.serviceWorker?.controller?.postMessage({ forget: true });
+  if (withSteps) {
+    try {
+      for (const key of Object.keys(localStorage)) {
+        if (key.startsWith("onefinity-game-queue:")) localStorage.removeItem(key);
+      }
+    } catch {
+      // As above.
+    }
+    remembered(OFFLINE_ACCOUNT, null);
+    remembered(OFFLINE_PENDING, null);
+  }
+  if (!window.caches) return Promise.resolve();
+  return caches
+    .keys()
+    .then((names) => Promise.all(names.filter((n) => n.startsWith("onefinity-")).map((n) => caches.delete(n))))
+    .catch(() => {});
+}
+
+function offlinePages() {
+  const body = document.body;
+  if (!("serviceWorker" in navigator)) return;
+  if (body.hasAttribute("data-signed-out")) {
+    forgetOffline(false);
+    return;
+  }
+  const { worker, account } = body.dataset;
+  if (!worker || !account) return;
+  const before = remembered(OFFLINE_ACCOUNT);
+  const ready = before !== null && before !== account ? forgetOffline(true) : Promise.resolve();
+  remembered(OFFLINE_ACCOUNT, account);
+  let pending = [];
+  try {
+    pending = JSON.parse(remembered(OFFLINE_PENDING) || "[]").slice(-9);
+  } catch {
+    pending = [];
+  }
+  if (!navigator.serviceWorker.controller) {
+    pending = [...pending.filter((path) => path !== location.pathname), location.pathname];
+    remembered(OFFLINE_PENDING, JSON.stringify(pending));
+  }
+  ready
+    .then(() => navigator.serviceWorker.register(worker, { scope: "/" }))
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      // The worker keeps (it asks the network again) the pages opened before it was
+      // ready; it keeps only those it keeps when they are loaded.
+      if (!pending.length || !registration.active) return;
+      for (const path of pending) registration.active.postMessage({ keep: path });
+      remembered(OFFLINE_PENDING, null);
+    })
+    .catch(() => {});
+}
+offlinePages();
+
+document.addEventListener("submit", (event) => {
+  if (event.target instanceof HTMLFormElement && event.target.hasAttribute("data-sign-out")) {
+    forgetOffline(true);
+  }
+});
+
 // --- Small conveniences ----------------------------------------------------------------------
 
 function say(near, text) {
