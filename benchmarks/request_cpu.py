@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -42,6 +43,17 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--profile", default="", help="a kind of the mix: cProfile it")
     parser.add_argument("--lines", type=int, default=40, help="lines of the profile printed")
     parser.add_argument("--queries", action="store_true", help="also count SQL queries a kind")
+    parser.add_argument(
+        "--drawn",
+        type=int,
+        default=0,
+        help="instead: this many requests a round, their kinds drawn by the mix's weights",
+    )
+    parser.add_argument(
+        "--toggle",
+        default="",
+        help="a Python file defining switch(on): measure without and with it, interleaved",
+    )
     parser.add_argument("--sql", action="store_true", help="with --queries: print them")
     parser.add_argument(
         "--kinds", default="", help="comma-separated kinds to measure (default: the whole mix)"
@@ -152,6 +164,87 @@ def one_round(users: list[User], shared: list[str], tables: list[str], kind: str
     return spent
 
 
+def drawn_round(users: list[User], shared: list[str], tables: list[str], count: int) -> dict:
+    """``count`` requests of kinds drawn as the load client draws them, users in turn: the
+    CPU time of each, by kind (a list's PDF follows its edits, as under the load)."""
+    spent: dict[str, list[float]] = {kind: [] for kind in loadtest.WEIGHTS}
+    for number in range(count):
+        user = users[number % len(users)]
+        before, done = len(user.browser.cpu_ms), len(user.results)
+        user.act(shared, tables)
+        if len(user.results) > done:
+            kind, _, status = user.results[-1]
+            assert status < 400, user.results[-1]
+            spent[kind].append(sum(user.browser.cpu_ms[before:]))
+    return spent
+
+
+def measure(
+    users: list[User], shared: list[str], tables: list[str], kinds: list[str], switch: Any
+) -> dict[str, dict[str, list[float]]]:
+    """The CPU time of each request, by variant ("before" and "after" with --toggle,
+    interleaved round by round in this process, their order turned each round so that the
+    machine's load drifting falls on both alike) and kind."""
+    variants = ["before", "after"] if switch else ["this tree"]
+    samples = {variant: {kind: [] for kind in kinds} for variant in variants}
+    profiler = cProfile.Profile() if ARGS.profile else None
+    for number in range(ARGS.rounds + 1):
+        for variant in variants if number % 2 else variants[::-1]:
+            if switch:
+                switch(variant == "after")
+            if ARGS.drawn:
+                drawn = drawn_round(users, shared, tables, ARGS.drawn)
+                if number:
+                    for kind, spent in drawn.items():
+                        samples[variant][kind] += spent
+                continue
+            for kind in kinds:
+                if profiler and kind == ARGS.profile and number:
+                    profiler.enable()
+                spent = one_round(users, shared, tables, kind)
+                if profiler:
+                    profiler.disable()
+                if number:
+                    samples[variant][kind] += spent
+    if profiler:
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out)
+        stats.sort_stats("cumulative").print_stats(ARGS.lines)
+        stats.sort_stats("tottime").print_stats(ARGS.lines)
+        print(out.getvalue())
+    return samples
+
+
+def report(samples: dict[str, list[float]], kinds: list[str], extra: Any) -> list[str]:
+    """One variant's table: each kind's median and mean, the mix weighted as the client
+    weighs it (and, drawn, the mean of every request)."""
+    weights = loadtest.WEIGHTS
+    medians = {kind: statistics.median(values or [0]) for kind, values in samples.items()}
+    means = {kind: statistics.fmean(values or [0]) for kind, values in samples.items()}
+    lines = []
+    for kind in kinds:
+        line = f"| {kind} ({weights[kind]} %) | {medians[kind]:.2f} | {means[kind]:.2f} |"
+        line += f" {len(samples[kind])} |" + extra(kind)
+        lines.append(line)
+    if len(kinds) == len(weights):
+        total = sum(weights.values())
+        mix_median = sum(medians[k] * weights[k] for k in kinds) / total
+        mix_mean = sum(means[k] * weights[k] for k in kinds) / total
+        lines.append(f"| **the mix, weighted** | **{mix_median:.2f}** | **{mix_mean:.2f}** | |")
+    if ARGS.drawn:
+        every = [value for values in samples.values() for value in values]
+        lines.append(f"| every request drawn (mean) | | **{statistics.fmean(every):.2f}** | |")
+    return lines
+
+
+def load_toggle(path: str) -> Any:
+    """``switch(on)`` from a Python file of one's own: puts a change in (True) or takes it
+    out (False) in this process, e.g. a setting and the middleware built again."""
+    namespace: dict[str, Any] = {"application": application}
+    exec(compile(Path(path).read_text(), path, "exec"), namespace)
+    return namespace["switch"]
+
+
 def main() -> int:
     print(
         f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, {platform.machine()}, "
@@ -167,47 +260,30 @@ def main() -> int:
     assert len(shared) == len(users) and all(tables), (shared, tables)
 
     kinds = [kind for kind in loadtest.WEIGHTS if not ARGS.kinds or kind in ARGS.kinds.split(",")]
-    samples: dict[str, list[float]] = {kind: [] for kind in kinds}
-    profiler = cProfile.Profile() if ARGS.profile else None
-    for number in range(ARGS.rounds + 1):
-        for kind in kinds:
-            if profiler and kind == ARGS.profile and number:
-                profiler.enable()
-            spent = one_round(users, shared, tables, kind)
-            if profiler:
-                profiler.disable()
-            if number:
-                samples[kind] += spent
-    medians = {kind: statistics.median(values) for kind, values in samples.items()}
-    means = {kind: statistics.fmean(values) for kind, values in samples.items()}
-    weights = loadtest.WEIGHTS
-    total = sum(weights.values())
-    print(
-        "| Kind (share of the mix) | CPU ms median | mean |"
-        + (" queries |" if ARGS.queries else "")
-    )
-    print("|---|---|---|" + ("---|" if ARGS.queries else ""))
-    for kind in kinds:
-        line = f"| {kind} ({weights[kind]} %) | {medians[kind]:.2f} | {means[kind]:.2f} |"
-        if ARGS.queries:
-            with CaptureQueriesContext(connection) as captured:
-                one_round(users[:1], shared, tables, kind)
-            line += f" {len(captured)} |"
-            if ARGS.sql:
-                sql = "\n".join("    " + query["sql"][:300] for query in captured)
-                line += "\n" + sql
-        print(line)
-    if len(kinds) == len(weights):
-        mix_median = sum(medians[k] * weights[k] for k in kinds) / total
-        mix_mean = sum(means[k] * weights[k] for k in kinds) / total
-        print(f"| **the mix, weighted** | **{mix_median:.2f}** | **{mix_mean:.2f}** |")
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
-    if profiler:
-        out = io.StringIO()
-        stats = pstats.Stats(profiler, stream=out)
-        stats.sort_stats("cumulative").print_stats(ARGS.lines)
-        stats.sort_stats("tottime").print_stats(ARGS.lines)
-        print(out.getvalue())
+    switch = load_toggle(ARGS.toggle) if ARGS.toggle else None
+    measured = measure(users, shared, tables, kinds, switch)
+
+    def queries(kind: str) -> str:
+        if not ARGS.queries:
+            return ""
+        with CaptureQueriesContext(connection) as captured:
+            one_round(users[:1], shared, tables, kind)
+        sql = "".join("\n    " + query["sql"][:300] for query in captured) if ARGS.sql else ""
+        return f" {len(captured)} |" + sql
+
+    for variant, samples in measured.items():
+        print(f"\n{variant}:\n")
+        print(
+            "| Kind (share of the mix) | CPU ms median | mean | requests |"
+            + (" queries |" if ARGS.queries else "")
+        )
+        print("|---|---|---|---|" + ("---|" if ARGS.queries else ""))
+        print(
+            "\n".join(
+                report(samples, kinds, queries if variant == list(measured)[-1] else lambda k: "")
+            )
+        )
+    print(f"\nload average after: {os.getloadavg()[0]:.2f}")
     return 0
 
 

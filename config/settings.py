@@ -101,6 +101,9 @@ MIDDLEWARE = [
     "config.middleware.readable_form",
 ]
 
+# Django's database sessions, read with one plain SELECT (config/sessions.py).
+SESSION_ENGINE = "config.sessions"
+
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 
