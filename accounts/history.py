@@ -146,6 +146,10 @@ class WithHistory(Versioned):
             self._measure()
             if self.stored_bytes > before:
                 self.make_room()
+        # What undo and redo do now is known without asking: this edit is the one to undo,
+        # and nothing is left to redo (the editor's answer shows them after every edit).
+        undo = description[:DESCRIPTION_LENGTH] or "the last change"
+        self._steps_known = (self.version, Steps(undo=undo, redo=None))
 
     def step_to(self, number: int, expected: int) -> None:
         """Make saved revision ``number`` the record's (undo, redo): the caller has set the
@@ -155,7 +159,11 @@ class WithHistory(Versioned):
             self._measure()
 
     def steps(self) -> Steps:
-        """What undo and redo would do from here, in one query."""
+        """What undo and redo would do from here: in one query, or none right after an edit
+        this instance recorded (at the version it left)."""
+        known: tuple[int, Steps] | None = getattr(self, "_steps_known", None)
+        if known is not None and known[0] == self.version:
+            return known[1]
         found = dict(
             self.revisions_kept.filter(number__in=(self.revision, self.revision + 1)).values_list(
                 "number", "description"

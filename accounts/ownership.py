@@ -110,6 +110,17 @@ def owned(request: HttpRequest, model: type[M]) -> OwnedQuerySet[M]:
     return queryset
 
 
+def is_owner(request: HttpRequest, record: Owned) -> bool:
+    """Whether ``record`` (read already) is the requester's: what ``owned(request,
+    type(record))`` would find it in, without asking the database again (a shared list's
+    page asks on every view)."""
+    user: Any = request.user
+    if user is not None and user.is_authenticated:
+        return bool(record.owner_id == user.pk)
+    token = anonymous_owner(request)
+    return bool(token) and record.owner_id is None and record.anonymous_owner == token
+
+
 def get_owned_or_404(request: HttpRequest, model: type[M], pk: int) -> M:
     found = owned(request, model).filter(pk=pk).first()
     if found is None:

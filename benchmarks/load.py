@@ -141,7 +141,12 @@ def main() -> int:
     parser.add_argument("--users", default="200,300,400", help="comma-separated user counts")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn's (make serve: 4)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 2,
+        help="gunicorn's worker processes (make serve's default: one a core)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the reports here")
     args = parser.parse_args()
 
@@ -150,7 +155,8 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     print(
         f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, {platform.machine()}, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()}, serving {args.root}",
+        f"{os.cpu_count()} cores, Python {platform.python_version()}, serving {args.root} "
+        f"with {args.workers} gunicorn workers",
         flush=True,
     )
     server = start_server(args.root.resolve(), port, folder, args.workers)

@@ -14,7 +14,7 @@ from accounts.ownership import (
     QuotaExceeded,
     get_owned_or_404,
     get_shared_or_404,
-    owned,
+    is_owner,
     owner_fields,
 )
 from forcebuilder.destinations import greet_new_list
@@ -68,7 +68,7 @@ def _printout(request: HtmxHttpRequest, force: Force, which: str) -> HttpRespons
 def shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
     force = get_shared_or_404(Force, code)
     context = _roster_context(request, force)
-    context["is_owner"] = owned(request, Force).filter(pk=force.pk).exists()
+    context["is_owner"] = is_owner(request, force)
     return render(request, "forcebuilder/shared.html", context)
 
 

@@ -56,8 +56,8 @@ class Browser:
     def csrf(self) -> str:
         return self.cookies.get("csrftoken", "")
 
-    def _keep(self, response: http.client.HTTPResponse) -> None:
-        for header in response.headers.get_all("Set-Cookie") or ():
+    def _keep(self, set_cookies: list[str]) -> None:
+        for header in set_cookies:
             pair, _, attributes = header.partition(";")
             name, _, value = pair.strip().partition("=")
             if value and "max-age=0" not in attributes.lower().replace(" ", ""):
@@ -86,7 +86,7 @@ class Browser:
                 raise
             if response.will_close:
                 self.close()
-            self._keep(response)
+            self._keep(response.headers.get_all("Set-Cookie") or [])
             return response.status, response.headers.get("Location"), content
         raise AssertionError("unreachable")
 
@@ -176,8 +176,9 @@ class User:
             # An answer without the list's new version is no editor the user can go on with.
             self.results[-1] = ("editor change", self.results[-1][1], 598)
 
-    def act(self, shared_codes: list[str], table_codes: list[str]) -> None:
-        kind = self.rng.choices(list(WEIGHTS), list(WEIGHTS.values()))[0]
+    def act(self, shared_codes: list[str], table_codes: list[str], kind: str = "") -> None:
+        """One action of the mix: ``kind``, or one drawn by the mix's weights."""
+        kind = kind or self.rng.choices(list(WEIGHTS), list(WEIGHTS.values()))[0]
         if kind == "view shared list" and shared_codes:
             self.request(kind, f"/s/{self.rng.choice(shared_codes)}/")
         elif kind == "editor change":

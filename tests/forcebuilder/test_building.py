@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from django.test import Client
 
@@ -309,3 +311,17 @@ def test_the_save_itself_is_a_compare_and_swap(force):
         other_tab.record(other_tab.to_spec(), expected=0)
     force.refresh_from_db()
     assert force.revision == 1 and list(force.revisions.values_list("number", flat=True)) == [0, 1]
+
+
+def test_after_an_edit_undo_and_redo_are_what_the_database_says(force):
+    def fresh() -> object:
+        return Force.objects.get(pk=force.pk).history()
+
+    for number, description in enumerate(["rename it", "", "x" * 300]):
+        force.record(replace(force.to_spec(), name=f"Name {number}"), description=description)
+        assert force.history() == fresh()
+    assert force.history().undo == "x" * 200
+    force.step(-1)
+    assert force.history() == fresh() and fresh().redo == "x" * 200
+    force.record(replace(force.to_spec(), name="Again"), description="rename again")
+    assert force.history() == fresh() and fresh().redo is None

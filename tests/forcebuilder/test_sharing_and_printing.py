@@ -9,6 +9,7 @@ from unittest import mock
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from pypdf import PdfReader
 
 from forcebuilder.edits import with_keys
@@ -317,3 +318,24 @@ def test_a_list_shared_before_lists_were_private_stays_shared(force, client):
     # The migration changed the default only: a stored list keeps its sharing.
     assert Force._meta.get_field("sharing").default is False
     assert force.sharing and client.get(f"/s/{force.share_code}/").status_code == 200
+
+
+def test_the_shared_page_offers_editing_to_its_owner_only(
+    owner_client, stranger_client, client, force
+):
+    url = f"/s/{force.share_code}/"
+    assert "It is yours" in owner_client.get(url).content.decode()
+    assert "It is yours" not in stranger_client.get(url).content.decode()
+    assert "It is yours" not in client.get(url).content.decode()
+    # A list made without an account: its own browser is offered editing, another is not.
+    maker = Client()
+    made = maker.post(
+        "/forces/new/", {"name": "Mine", "faction": "solar-concord", "points_limit": 75}
+    )
+    pk = made["Location"].rstrip("/").split("/")[-1]
+    maker.post(f"/forces/{pk}/sharing/", {"change": "on"})
+    code = Force.objects.get(pk=pk).share_code
+    assert "It is yours" in maker.get(f"/s/{code}/").content.decode()
+    other = Client()
+    other.post("/forces/new/", {"name": "Theirs", "faction": "solar-concord", "points_limit": 75})
+    assert "It is yours" not in other.get(f"/s/{code}/").content.decode()

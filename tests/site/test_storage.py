@@ -211,3 +211,34 @@ def test_a_write_refused_even_without_job_files_keeps_them(owner, settings):
         large_table(owner, "Another")
     job.refresh_from_db()
     assert job.file_bytes == 40_000 and JobFile.objects.filter(job=job).exists()
+
+
+def test_stored_bytes_stay_level_past_the_kept_revisions_and_after_an_undo(owner):
+    force = make_force(owner)
+    spec = force.to_spec()
+    for n in range(1, force.KEPT_REVISIONS + 12):
+        force.record(dataclasses.replace(spec, name="Name " + "x" * (n % 7)), description=f"{n}")
+        if n % 10 in (0, 1) or n == 3:
+            force.refresh_from_db()
+            assert force.stored_bytes == stored(force)
+            if n == 3:
+                assert force.step(-1) == "3"
+                force.refresh_from_db()
+    force.refresh_from_db()
+    assert force.stored_bytes == stored(force)
+    assert force.revisions.count() <= force.KEPT_REVISIONS + 10
+    assert not force.revisions.filter(number__lte=force.revision - force.KEPT_REVISIONS - 10)
+
+
+def test_a_table_made_without_history_keeps_its_first_state_and_the_right_size(owner):
+    table = make_table(owner)
+    table.revisions.all().delete()
+    Table.objects.filter(pk=table.pk).update(stored_bytes=0)
+    table.refresh_from_db()
+    table.paint([table.to_spec().board.hexes[0]], "blocking")
+    table.refresh_from_db()
+    assert sorted(table.revisions.values_list("number", flat=True)) == [
+        table.revision - 1,
+        table.revision,
+    ]
+    assert table.stored_bytes == stored(table)
