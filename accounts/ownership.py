@@ -30,11 +30,19 @@ def new_share_code() -> str:
 
 class OwnedQuerySet(models.QuerySet[M]):
     def owned_by(self, user: Any, anonymous_owner: str | None) -> OwnedQuerySet[M]:
-        if user is not None and user.is_authenticated:
-            return self.filter(owner=user)
-        if anonymous_owner:
-            return self.filter(owner=None, anonymous_owner=anonymous_owner)
-        return self.none()
+        fields = owners_fields(user, anonymous_owner)
+        return self.none() if fields is None else self.filter(**fields)
+
+
+def owners_fields(user: Any, anonymous_owner: str | None) -> dict[str, Any] | None:
+    """What a record of this owner holds: an account's records its id, a browser's no
+    account and its token; None for nobody (no account, no token). The one statement of
+    the rule, for a query (owned_by) and for a record already read (is_owner)."""
+    if user is not None and user.is_authenticated:
+        return {"owner_id": user.pk}
+    if anonymous_owner:
+        return {"owner_id": None, "anonymous_owner": anonymous_owner}
+    return None
 
 
 def anonymous_owner(request: HttpRequest, create: bool = False) -> str | None:
@@ -114,11 +122,8 @@ def is_owner(request: HttpRequest, record: Owned) -> bool:
     """Whether ``record`` (read already) is the requester's: what ``owned(request,
     type(record))`` would find it in, without asking the database again (a shared list's
     page asks on every view)."""
-    user: Any = request.user
-    if user is not None and user.is_authenticated:
-        return bool(record.owner_id == user.pk)
-    token = anonymous_owner(request)
-    return bool(token) and record.owner_id is None and record.anonymous_owner == token
+    fields = owners_fields(request.user, anonymous_owner(request))
+    return fields is not None and all(getattr(record, k) == v for k, v in fields.items())
 
 
 def get_owned_or_404(request: HttpRequest, model: type[M], pk: int) -> M:

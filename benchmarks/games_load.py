@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.load import free_port, serve_env, start_server, wait_until_up  # noqa: E402
-from loadtest.run import Browser, cpu_seconds, descendants, percentile  # noqa: E402
+from loadtest.run import Browser, descendants, percentile, run_timed  # noqa: E402
 
 LIST = ROOT / "benchmarks" / "game_list.json"
 STEP_TARGET_MS = 20.0
@@ -366,16 +366,9 @@ def play_all(pairs: list[tuple[Phone, Phone]], seconds: float, pace: float, serv
         phone.results.clear()  # the set-up's requests are not the run's
     pids = descendants(server)
     load_before = os.getloadavg()[0]
-    server_cpu, client_cpu = cpu_seconds(pids), time.process_time()
-    started = time.monotonic()
-    stop = started + seconds
+    stop = time.monotonic() + seconds
     threads = [threading.Thread(target=p.play, args=(stop, pace)) for p in phones]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    duration = time.monotonic() - started
-    server_cpu, client_cpu = cpu_seconds(pids) - server_cpu, time.process_time() - client_cpu
+    duration, server_cpu, client_cpu = run_timed(threads, pids)
     for phone in phones:
         phone.browser.close()
     kinds: dict[str, list[tuple[float, int]]] = defaultdict(list)

@@ -253,6 +253,19 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / ticks
 
 
+def run_timed(threads: list[threading.Thread], server: list[int]) -> tuple[float, float, float]:
+    """Start the threads and wait for them all: the seconds it took, and the CPU seconds the
+    server's processes (``server``) and this client used meanwhile."""
+    server_cpu, client_cpu = cpu_seconds(server), time.process_time()
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    duration = time.monotonic() - started
+    return duration, cpu_seconds(server) - server_cpu, time.process_time() - client_cpu
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[max(0, min(len(ordered) - 1, round(share * len(ordered)) - 1))]
@@ -306,15 +319,8 @@ def main() -> int:
             time.sleep(user.rng.uniform(1.0, 3.0))
 
     server = descendants(args.server_pid) if args.server_pid else []
-    server_cpu, client_cpu = cpu_seconds(server), time.process_time()
-    started = time.monotonic()
     threads = [threading.Thread(target=run, args=(u,)) for u in users]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    duration = time.monotonic() - started
-    server_cpu, client_cpu = cpu_seconds(server) - server_cpu, time.process_time() - client_cpu
+    duration, server_cpu, client_cpu = run_timed(threads, server)
     for user in users:
         user.browser.close()
     results: dict[str, list[tuple[float, int]]] = defaultdict(list)
