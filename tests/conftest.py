@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -82,11 +83,16 @@ def owner_client(owner) -> Client:
     return client
 
 
+def signed_in(user: Any) -> Client:
+    """A test client signed in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
 @pytest.fixture
 def stranger_client(stranger) -> Client:
-    client = Client()
-    client.force_login(stranger)
-    return client
+    return signed_in(stranger)
 
 
 @pytest.fixture(autouse=True)

@@ -17,16 +17,11 @@ from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.generate import Parameters, generate_table
 from tablegen.engine.tables import table_document
 from tablegen.models import Pack
+from tests.conftest import signed_in
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
 
 # LEGAL_DOCUMENT costs this many points (checked in test_submissions).
 LEGAL_POINTS = 28
-
-
-def signed_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
