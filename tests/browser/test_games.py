@@ -319,17 +319,23 @@ def test_a_roster_and_the_pairings_read_offline_without_a_game_page_first(
         assert _kept(phone, path), f"{path} is not kept for offline"
     assert Game.objects.count() == 0
 
+    offline = phone.locator(".offline-notice")
+    expect(offline).to_be_hidden()
     phone.context.set_offline(True)
     phone.reload()
     expect(phone.locator("#round-1")).to_contain_text("Table 3 against bob")
+    # The kept copy says it is one: a form sent now would not reach the site.
+    expect(offline).to_contain_text("You are offline")
     phone.goto(base + roster)
     expect(phone.get_by_role("heading", level=1)).to_contain_text("Alice's wardens")
+    expect(offline).to_be_visible()
     phone.reload()
     expect(phone.get_by_role("heading", level=1)).to_contain_text("Alice's wardens")
     fits_the_phone(phone)
 
     # Back online, the player signs out: a shared phone keeps nothing of theirs.
     phone.context.set_offline(False)
+    expect(offline).to_be_hidden()
     phone.goto(base + pairings)
     phone.get_by_role("button", name="Menu").click()
     phone.get_by_role("button", name="Log out alice").click()

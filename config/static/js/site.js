@@ -117,6 +117,26 @@ function offlinePages() {
 }
 offlinePages();
 
+// A page read without a connection says so: it is the copy this phone kept, and a form
+// sent now would not reach the site (a game's steps wait on the phone: games.js).
+function offlineNotice() {
+  const main = document.querySelector("main");
+  if (!main || !document.body.dataset.worker) return;
+  const notice = document.createElement("p");
+  notice.className = "notice offline-notice";
+  notice.setAttribute("role", "status");
+  notice.textContent =
+    "You are offline: this is the copy this phone kept. Sending anything needs the connection back.";
+  const shown = () => {
+    notice.hidden = navigator.onLine;
+  };
+  shown();
+  main.prepend(notice);
+  window.addEventListener("online", shown);
+  window.addEventListener("offline", shown);
+}
+offlineNotice();
+
 document.addEventListener("submit", (event) => {
   if (event.target instanceof HTMLFormElement && event.target.hasAttribute("data-sign-out")) {
     forgetOffline(true);
