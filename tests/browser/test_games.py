@@ -271,6 +271,48 @@ def _kept(page: Page, path: str, kept: bool = True) -> bool:
     return False
 
 
+def test_a_page_the_worker_took_over_while_it_loaded_is_kept_too(
+    browser: Browser, live_server, django_user_model
+):
+    """The race a busy machine found: the worker, registered by the page before, becomes
+    active while the next page loads. That page's request went out before the worker could
+    answer it (so the worker kept nothing), yet the worker controls the page by the time
+    site.js runs: it is fetched again for the worker all the same. The worker's script and
+    the second page's site.js are held back to make the race happen every time."""
+    base = live_server.url
+    alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
+    force = Force.create_from_spec(read_force_document(LEGAL_DOCUMENT), "2026.11", 75, owner=alice)
+    roster = f"/forces/{force.pk}/roster/"
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    _CONTEXTS.append(context)
+    phone = context.new_page()
+    patient(phone)
+
+    def slow_worker(route):
+        phone.wait_for_timeout(1_500)
+        route.continue_()
+
+    def slow_script(route):
+        if route.request.frame.url.endswith(roster):
+            phone.wait_for_timeout(4_000)
+        route.continue_()
+
+    context.route("**/games/sw.js", slow_worker)
+    phone.goto(base + "/games/")
+    phone.get_by_label("Username").fill("alice")
+    phone.get_by_label("Password").fill(PASSWORD)
+    phone.get_by_role("button", name="Log in").click()
+    # The first signed-in page registers the worker, which arrives 1.5 s later.
+    expect(phone.locator("body[data-worker]")).to_be_attached()
+    phone.route("**/js/site.js", slow_script)
+    phone.goto(base + roster)
+    expect(phone.get_by_role("heading", level=1)).to_contain_text(force.name)
+    timing = phone.evaluate('performance.getEntriesByType("navigation")[0].workerStart')
+    assert timing == 0, "the roster's request was answered by the worker: no race"
+    expect(phone.locator("body")).to_have_attribute("data-worker", "/games/sw.js")
+    assert _kept(phone, roster), "a page the worker took over while it loaded is not kept"
+
+
 def test_a_roster_and_the_pairings_read_offline_without_a_game_page_first(
     browser: Browser, live_server, django_user_model
 ):

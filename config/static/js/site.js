@@ -99,7 +99,11 @@ function offlinePages() {
   } catch {
     pending = [];
   }
-  if (!navigator.serviceWorker.controller) {
+  // A page the worker did not answer (its request went out before the worker was ready,
+  // even if the worker took the page over since) is kept by asking for it again.
+  const navigation = performance.getEntriesByType?.("navigation")?.[0];
+  const answeredByWorker = Boolean(navigator.serviceWorker.controller) && (navigation?.workerStart || 0) > 0;
+  if (!answeredByWorker) {
     pending = [...pending.filter((path) => path !== location.pathname), location.pathname];
     remembered(OFFLINE_PENDING, JSON.stringify(pending));
   }
