@@ -595,9 +595,32 @@ def self_drop(event: Event, entry: Entry) -> int:
     return after
 
 
-def check_in(event: Event, entry: Entry, present: bool) -> int:
+def open_check_in(event: Event, number: int) -> None:
+    """The organizer opens check-in for round ``number`` (the next to be paired): players
+    can check in from their phones, and the round pairs only the checked-in. Opening it
+    again changes nothing."""
+    with transaction.atomic():
+        round_ = _lock_rounds(event, number)[number]
+        play = EventPlay(event)
+        next_round = play.next_to_pair()
+        if next_round is None or next_round > number:
+            raise EventRefusal(
+                f"Round {number} is already paired: check-in is for the next round to be "
+                "paired. Nothing was changed."
+            )
+        if next_round < number:
+            raise EventRefusal(
+                f"Check-in is for the next round to be paired: round {next_round}, not round "
+                f"{number}. Nothing was changed."
+            )
+        if round_.check_in_opened_at is None:
+            round_.swap(round_.version, check_in_opened_at=timezone.now())
+
+
+def check_in(event: Event, entry: Entry, present: bool, by_organizer: bool = False) -> int:
     """Check the player in (``present``) for the next round to be paired, or take it back;
-    the round. Once anyone is checked in for a round, it pairs only the checked-in."""
+    the round. A player checks in once the organizer opened check-in; the organizer's tick
+    opens it. Once check-in is in use for a round, it pairs only the checked-in."""
     with transaction.atomic():
         Event.objects.select_for_update().filter(pk=event.pk).first()
         play = EventPlay(event)
@@ -608,6 +631,14 @@ def check_in(event: Event, entry: Entry, present: bool) -> int:
             raise EventRefusal(
                 f"{entry.player_name} has dropped: the organizer pairs them again first."
             )
+        if present and not play.check_in_open(number):
+            if not by_organizer:
+                raise EventRefusal(
+                    f"Check-in for round {number} is not open yet: the organizer opens it at "
+                    "the venue, then you check in here. Nothing was changed."
+                )
+            round_ = _lock_rounds(event, number)[number]
+            round_.swap(round_.version, check_in_opened_at=timezone.now())
         held = Entry.objects.select_for_update().get(pk=entry.pk)
         held.swap(held.version, checked_in_for=number if present else None)
     return number

@@ -615,6 +615,9 @@ class Round(EventVersioned):
     # Set when the organizer closes the round (or pairs the next one, or finishes the
     # event): its results are settled; a player's report is refused from then on.
     closed_at = models.DateTimeField(null=True, blank=True)
+    # When the organizer opened check-in for this round (at the venue): from then on a
+    # player can check in from their phone, and the round pairs only the checked-in.
+    check_in_opened_at = models.DateTimeField(null=True, blank=True)
     # The round clock's end, once the organizer starts it.
     ends_at = models.DateTimeField(null=True, blank=True)
     # The tables' size in bytes, for the organizer's storage.

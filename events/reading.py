@@ -255,14 +255,26 @@ class EventPlay:
     def checked_in(self, number: int) -> set[int]:
         return {pk for pk, e in self.entries.items() if e.checked_in_for == number}
 
+    def check_in_open(self, number: int) -> bool:
+        """Whether the organizer opened check-in for round ``number``."""
+        round_ = self.rounds.get(number)
+        return round_ is not None and round_.check_in_opened_at is not None
+
+    def checks_in(self, number: int) -> bool:
+        """Whether round ``number`` pairs only the checked-in: once the organizer opened
+        check-in for it, or anyone is checked in for it (the contract's rule)."""
+        return self.check_in_open(number) or bool(self.checked_in(number))
+
     def active(self, number: int) -> list[int]:
         """Who round ``number`` pairs: every player who has not dropped before it; once
-        anyone checked in for it, only the checked-in ones."""
+        check-in is in use for it, only the checked-in ones."""
         staying = [
             pk for pk in self.entries if self.drops.get(pk) is None or self.drops[pk] >= number
         ]
+        if not self.checks_in(number):
+            return staying
         checked = self.checked_in(number)
-        return [pk for pk in staying if pk in checked] if checked else staying
+        return [pk for pk in staying if pk in checked]
 
     def closed(self, number: int) -> bool:
         """Whether round ``number``'s results are settled: the organizer closed it, paired
@@ -300,64 +312,6 @@ class EventPlay:
 
     def states(self) -> list[RoundState]:
         return [self.state(n) for n in self.rounds]
-
-    def next_steps(self) -> list[str]:
-        """What the organizer does next, from the first round not finished; first, the
-        players who dropped themselves."""
-        told = (
-            [
-                f"{self.name(pk)} dropped out after round {after} (from their phone)."
-                for pk, after in sorted(self.self_drops.items())[:MAX_LISTED]
-                if not self.entries[pk].departed
-            ]
-            if self.event.finished_at is None
-            else []
-        )
-        return told + self._next_steps()
-
-    def _next_steps(self) -> list[str]:
-        active = [pk for pk in self.entries if pk not in self.drops]
-        if len(active) < 2:
-            return ["Wait for at least two players: pairing needs them."]
-        for state in self.states():
-            n = state.number
-            if not state.paired:
-                has_tables = any(self.rounds[k].tables_source for k in range(1, n + 1))
-                tables = "" if has_tables else " (attach its tables first)"
-                return [f"Pair round {n}{tables}: Swiss pairing is one button on its page."]
-            seatless = [
-                e.player_name
-                for e in self.unpaired(n)
-                if self.drops.get(e.pk) is None or self.drops[e.pk] >= n
-            ]
-            if seatless and state.confirmed == 0 and not state.disputed and not state.waiting:
-                return [
-                    f"{', '.join(seatless[:MAX_LISTED])} {'has' if len(seatless) == 1 else 'have'}"
-                    f" no seat in round {n} (joined after it was paired?): pair it again."
-                ]
-            if not state.published:
-                return [f"Check round {n}'s pairings and tables, then publish it to the players."]
-            if not state.complete:
-                steps = []
-                if state.disputed:
-                    steps.append(
-                        f"Round {n}: settle the disputed "
-                        f"{'result' if len(state.disputed) == 1 else 'results'} at table "
-                        f"{listed(state.disputed)}."
-                    )
-                waiting = sorted(state.waiting + state.missing)
-                if waiting:
-                    steps.append(
-                        f"Round {n}: {plural(len(waiting), 'result')} missing (table "
-                        f"{listed(waiting)}); players report from their phones, or enter them."
-                    )
-                return steps
-        if self.event.finished_at is None:
-            return [
-                "Every round is played: publish the final standings and finish the event "
-                "(on the standings page)."
-            ]
-        return ["The event is finished: the final standings are published."]
 
     def seat_warnings(self, number: int) -> dict[int, list[str]]:
         """For each game of round ``number`` (by pairing id), what the organizer is warned of:
@@ -523,6 +477,72 @@ def closed_words(play: EventPlay, number: int) -> str:
     return f"The organizer closed round {number}"
 
 
+def next_steps(play: EventPlay) -> list[str]:
+    """What the organizer does next, from the first round not finished; first, the
+    players who dropped themselves."""
+    told = (
+        [
+            f"{play.name(pk)} dropped out after round {after} (from their phone)."
+            for pk, after in sorted(play.self_drops.items())[:MAX_LISTED]
+            if not play.entries[pk].departed
+        ]
+        if play.event.finished_at is None
+        else []
+    )
+    return told + _round_steps(play)
+
+
+def _round_steps(play: EventPlay) -> list[str]:
+    """The next step of the first round not finished (or of the finished event)."""
+    active = [pk for pk in play.entries if pk not in play.drops]
+    if len(active) < 2:
+        return ["Wait for at least two players: pairing needs them."]
+    for state in play.states():
+        n = state.number
+        if not state.paired:
+            has_tables = any(play.rounds[k].tables_source for k in range(1, n + 1))
+            tables = "" if has_tables else " (attach its tables first)"
+            check_in = (
+                f" ({len(play.checked_in(n))} checked in)"
+                if play.checks_in(n)
+                else "; at the venue, open check-in first so that only those present are paired"
+            )
+            return [f"Pair round {n}{tables}: Swiss pairing is one button on its page{check_in}."]
+        seatless = [
+            e.player_name
+            for e in play.unpaired(n)
+            if play.drops.get(e.pk) is None or play.drops[e.pk] >= n
+        ]
+        if seatless and state.confirmed == 0 and not state.disputed and not state.waiting:
+            return [
+                f"{', '.join(seatless[:MAX_LISTED])} {'has' if len(seatless) == 1 else 'have'}"
+                f" no seat in round {n} (joined after it was paired?): pair it again."
+            ]
+        if not state.published:
+            return [f"Check round {n}'s pairings and tables, then publish it to the players."]
+        if not state.complete:
+            steps = []
+            if state.disputed:
+                steps.append(
+                    f"Round {n}: settle the disputed "
+                    f"{'result' if len(state.disputed) == 1 else 'results'} at table "
+                    f"{listed(state.disputed)}."
+                )
+            waiting = sorted(state.waiting + state.missing)
+            if waiting:
+                steps.append(
+                    f"Round {n}: {plural(len(waiting), 'result')} missing (table "
+                    f"{listed(waiting)}); players report from their phones, or enter them."
+                )
+            return steps
+    if play.event.finished_at is None:
+        return [
+            "Every round is played: publish the final standings and finish the event "
+            "(on the standings page)."
+        ]
+    return ["The event is finished: the final standings are published."]
+
+
 def pair_problem(play: EventPlay, number: int) -> str | None:
     """Why round ``number`` cannot be paired now (None: it can)."""
     later = [n for n in play.rounds if n > number and play.paired(n)]
@@ -549,6 +569,12 @@ def pair_problem(play: EventPlay, number: int) -> str | None:
                 f"{disputed}: confirm or enter them before round {number} is paired."
             )
     active = play.active(number)
+    if len(active) < 2 and play.checks_in(number):
+        return (
+            f"Check-in for round {number} is open and {len(active)} of the players is checked "
+            "in: pairing needs at least two. Players check in from their event page, or tick "
+            "them in the check-in list."
+        )
     if len(active) < 2:
         return "Pairing needs at least two players who have not dropped."
     return None
@@ -576,6 +602,7 @@ def round_page(event: Event, round_: Round) -> dict[str, Any]:
     if number == play.next_to_pair():
         checked = play.checked_in(number)
         check_in = {
+            "open": play.check_in_open(number),
             "count": len(checked),
             "rows": [
                 (entry, entry.pk in checked)
@@ -610,7 +637,7 @@ def dashboard(event: Event, rounds: Sequence[Round]) -> dict[str, Any]:
             round_.state = play.state(round_.number)  # type: ignore[attr-defined]
     return {
         "settings": play.swiss,
-        "next_steps": play.next_steps(),
+        "next_steps": next_steps(play),
         "rounds_played": play.rounds_played(),
     }
 
@@ -625,6 +652,7 @@ def my_page(event: Event, entry: Entry, rounds: list[dict[str, Any]]) -> dict[st
         "rounds": my_games(event, entry, rounds, play),
         "day": {
             "check_in_round": number if event.finished_at is None else None,
+            "check_in_open": number is not None and play.check_in_open(number),
             "checked_in": number is not None and current.checked_in_for == number,
             "dropped_after": play.drops.get(entry.pk),
             "last_paired": play.last_paired(),

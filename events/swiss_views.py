@@ -222,6 +222,25 @@ def round_close(request: HtmxHttpRequest, event_id: int, round_number: int) -> H
 
 @require_POST
 @login_required
+def round_check_in(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
+    """The organizer opens check-in for the round to be paired next: players check in from
+    their phones, and the round pairs only the checked-in."""
+    event = organized(request, event_id)
+    round_ = get_round(event, round_number)
+    try:
+        commands.open_check_in(event, round_number)
+    except EventRefusal as refusal:
+        return _round_refused(request, event, round_, [str(refusal)])
+    messages.success(
+        request,
+        f"Check-in for round {round_number} is open: players check in from their event page "
+        "(tick here those without a phone). Only the checked-in players are paired.",
+    )
+    return redirect(round_.get_absolute_url() + "#check-in")
+
+
+@require_POST
+@login_required
 def round_clock(request: HtmxHttpRequest, event_id: int, round_number: int) -> HttpResponse:
     """The contract: the organizer starts the round's clock, ``minutes`` long."""
     event = organized(request, event_id)
@@ -344,7 +363,7 @@ def player_check_in(request: HtmxHttpRequest, event_id: int, entry_id: int) -> H
         else _check_in_page(request, event)
     )
     try:
-        number = commands.check_in(event, entry, present)
+        number = commands.check_in(event, entry, present, by_organizer=membership.organizer)
     except EventRefusal as refusal:
         messages.error(request, str(refusal))
         return redirect(back)

@@ -91,6 +91,11 @@ urlpatterns = [
         name="round-result-clear",
     ),
     path(
+        "events/<int:event_id>/rounds/<int:round_number>/check-in/",
+        swiss_views.round_check_in,
+        name="round-check-in",
+    ),
+    path(
         "events/<int:event_id>/rounds/<int:round_number>/clock/",
         swiss_views.round_clock,
         name="round-clock",

@@ -126,11 +126,17 @@ def test_a_day_with_check_in_the_clock_live_pages_a_drop_and_a_refused_late_chan
     me = f"{base}/events/{event.pk}/me/"
     round_url = f"{base}/events/{event.pk}/rounds/1/"
 
-    # --- Alice checks in from her phone; the organizer ticks bob and carol ---------------------
+    # --- The organizer opens check-in; alice's open page offers it without a reload; she
+    # checks in from her phone, and the organizer ticks bob and carol -----------------------
     phone = signed_in(browser, base, users["alice"], PHONE)
     phone.add_init_script(NOTIFICATIONS)
     alice = opened(phone, me)
-    alice.get_by_role("button", name="Check in for round 1").click()
+    expect(alice.locator("#check-in")).to_contain_text("Check-in is not open yet")
+    org = opened(signed_in(browser, base, users["orga"], WIDE), round_url)
+    expect(org.locator("#check-in summary")).to_contain_text("Check-in for round 1: not open")
+    org.get_by_role("button", name="Open check-in for round 1").click()
+    expect(org.locator(".messages")).to_contain_text("Check-in for round 1 is open")
+    alice.get_by_role("button", name="Check in for round 1").click(timeout=LIVE_MS)
     expect(alice.locator("#check-in")).to_contain_text("Checked in")
     # Before round 1 she is offered notifications, allows them once, and is not asked again.
     alice.get_by_role("button", name="Tell me when my next round is up").click()
@@ -141,7 +147,7 @@ def test_a_day_with_check_in_the_clock_live_pages_a_drop_and_a_refused_late_chan
     expect(alice.locator("[data-notify-ask]")).to_be_hidden()
     # The page goes to the background.
     alice.evaluate('Object.defineProperty(document, "hidden", { get: () => true })')
-    org = opened(signed_in(browser, base, users["orga"], WIDE), round_url)
+    org.reload()
     for name in ("bob", "carol"):
         org.get_by_role("button", name=f"Check in {name}").click()
     expect(org.locator("#check-in summary")).to_contain_text("3 of 4 checked in")

@@ -69,6 +69,7 @@ EXPECTED: dict[str, dict[str, set[object]]] = {
     "player-check-in": ORGANIZER_ONLY_POST,
     "round-close": ORGANIZER_ONLY_POST,
     "round-clock": ORGANIZER_ONLY_POST,
+    "round-check-in": ORGANIZER_ONLY_POST,
     "standings-publish": ORGANIZER_ONLY_POST,
     "round-report": {key: {405} for key in PERSONAS},
     "pairings-json": ORGANIZER_ONLY,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from events import commands
-from events.models import Drop, Entry
+from events.models import Drop, Entry, Round
 from tests.events.test_play import (
     client_of,
     games,
@@ -32,13 +32,42 @@ def seated(event, number):
     return {e for p in games(event, number) for e in (p.player_a_id, p.player_b_id)}
 
 
-def test_once_anyone_is_checked_in_a_round_pairs_only_the_checked_in(organizer_client, event, six):
+def open_check_in(client, event, number):
+    return client.post(f"/events/{event.pk}/rounds/{number}/check-in/")
+
+
+def test_once_the_organizer_opens_check_in_a_round_pairs_only_the_checked_in(
+    organizer_client, event, six
+):
     ann, ben, cat, dan = (six[n] for n in ("ann", "ben", "cat", "dan"))
     page = client_of(ann).get(f"/events/{event.pk}/me/")
     assert f'action="/events/{event.pk}/players/{ann.pk}/check-in/"' not in page.content.decode()
     event.lock_all()
+    # Locked, check-in is not open yet: the page says so and a player's check-in is refused.
+    page = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
+    assert f'action="/events/{event.pk}/players/{ann.pk}/check-in/"' not in page
+    assert "Check-in is not open yet" in page
+    refused = check_in(client_of(ann), event, ann)
+    assert refused.status_code == 302
+    assert "is not open yet" in client_of(ann).get(refused.url).content.decode()
+    assert Entry.objects.get(pk=ann.pk).checked_in_for is None
+    round_page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
+    assert "Check-in for round 1: not open" in round_page
+    assert f'action="/events/{event.pk}/rounds/1/check-in/"' in round_page
+    # Only round 1, the next to pair, can have its check-in opened; opening twice is no change.
+    assert open_check_in(organizer_client, event, 2).status_code == 400
+    assert open_check_in(client_of(ann), event, 1).status_code == 404
+    assert open_check_in(organizer_client, event, 1).status_code == 302
+    opened = Round.objects.get(event=event, number=1)
+    assert opened.check_in_opened_at is not None
+    assert open_check_in(organizer_client, event, 1).status_code == 302
+    assert Round.objects.get(pk=opened.pk).version == opened.version
     page = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
     assert f'action="/events/{event.pk}/players/{ann.pk}/check-in/"' in page
+    # Open and nobody checked in: nothing to pair yet, and the round page says why.
+    round_page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
+    assert "0 of 6 checked in" in round_page
+    assert "Check-in for round 1 is open and 0 of the players is checked in" in round_page
     assert check_in(client_of(ann), event, ann).status_code == 302
     assert check_in(client_of(ben), event, ben).status_code == 302
     for entry in (cat, dan):  # the organizer ticks the others
@@ -51,7 +80,22 @@ def test_once_anyone_is_checked_in_a_round_pairs_only_the_checked_in(organizer_c
     pair(organizer_client, event, 1)
     assert seated(event, 1) == {ann.pk, ben.pk, cat.pk, dan.pk}
     page = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
-    assert "Check in for round 2" in page
+    # Round 2's check-in is the organizer's to open again.
+    assert "Round 2 is paired next. Check-in is not open yet" in page
+
+
+def test_the_organizers_tick_opens_check_in(organizer_client, event, six):
+    """Ticking a player at the venue is using check-in: it opens it, and from then on the
+    round pairs only the ticked (and those who check in themselves)."""
+    event.lock_all()
+    ann, ben, cat, dan = (six[n] for n in ("ann", "ben", "cat", "dan"))
+    for entry in (ann, ben):
+        assert check_in(organizer_client, event, entry).status_code == 302
+    assert Round.objects.get(event=event, number=1).check_in_opened_at is not None
+    for entry in (cat, dan):
+        assert check_in(client_of(entry), event, entry).status_code == 302
+    pair(organizer_client, event, 1)
+    assert seated(event, 1) == {ann.pk, ben.pk, cat.pk, dan.pk}
 
 
 def test_a_player_checks_in_only_themself(event, six):
