@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import json
+import threading
+from dataclasses import dataclass
 
+import cachetools
 import segno
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
 from forcebuilder.models import Force
-from forcebuilder.sheets import ForceSheet
+from forcebuilder.sheets import ForceSheet, sheet_of
 from onefinity import downloads
 from onefinity.http import HtmxHttpRequest
 
@@ -23,13 +30,79 @@ def qr_svg(url: str) -> str:
     )
 
 
-def share_context(request: HtmxHttpRequest, force: Force) -> dict[str, str]:
-    """The share link and its QR code, while the list is shared (a printout of a list whose
+def share_url_of(request: HttpRequest, force: Force) -> str:
+    """The list's share link, while it is shared ("" otherwise: a printout of a list whose
     sharing is off carries no dead link)."""
-    if not force.sharing:
-        return {"share_url": "", "qr": ""}
-    share_url = request.build_absolute_uri(force.get_share_url())
-    return {"share_url": share_url, "qr": qr_svg(share_url)}
+    return request.build_absolute_uri(force.get_share_url()) if force.sharing else ""
+
+
+def share_context(request: HtmxHttpRequest, force: Force) -> dict[str, str]:
+    """The share link and its QR code, while the list is shared."""
+    share_url = share_url_of(request, force)
+    return {"share_url": share_url, "qr": qr_svg(share_url) if share_url else ""}
+
+
+@dataclass(frozen=True)
+class Roster:
+    """A list's roster as its pages show it, drawn: the roster itself
+    (forcebuilder/roster_body.html) and the link preview a shared list's page carries."""
+
+    body: SafeString
+    preview: SafeString
+
+
+# A roster is drawn from what the list holds, its share link and its heading alone: the same
+# list (a version seen again, an undone change, an example many players copied) draws the
+# same roster. Drawing it (the rules engine's reading and verdict, then the template) was
+# most of a shared list's page and of the print view under load (docs/performance.md, issue
+# 34, third pass), so each process keeps the latest it drew, up to ROSTER_BYTES of them.
+ROSTER_BYTES = 24 * 1024 * 1024
+_ROSTERS: cachetools.LRUCache[bytes, Roster] = cachetools.LRUCache(
+    maxsize=ROSTER_BYTES, getsizeof=lambda roster: len(roster.body) + len(roster.preview)
+)
+_ROSTERS_LOCK = threading.Lock()
+
+
+def roster_key(force: Force, share_url: str, heading: bool) -> bytes:
+    """Everything a drawn roster shows comes from these (the ruleset's data is the
+    version's, shipped with the code)."""
+    drawn_from = [
+        force.name,
+        force.faction,
+        force.ruleset_version,
+        force.points_limit,
+        force.units,
+        share_url,
+        heading,
+    ]
+    text = json.dumps(drawn_from, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).digest()
+
+
+def roster_of(force: Force, share_url: str, heading: bool = False) -> Roster:
+    """The list's drawn roster (``heading``: its name as the page's h1), kept by what it is
+    drawn from; DamagedRecord if the list no longer reads."""
+    key = roster_key(force, share_url, heading)
+    with _ROSTERS_LOCK:
+        kept = _ROSTERS.get(key)
+    if kept is not None:
+        return kept
+    sheet = sheet_of(force)
+    qr = qr_svg(share_url) if share_url else ""
+    context = {"force": force, "sheet": sheet, "share_url": share_url, "qr": qr}
+    roster = Roster(
+        body=mark_safe(
+            render_to_string("forcebuilder/roster_body.html", context | {"roster_h1": heading})
+        ),
+        preview=mark_safe(
+            render_to_string(
+                "forcebuilder/opengraph.html", context | {"title": force.name, "url": share_url}
+            )
+        ),
+    )
+    with _ROSTERS_LOCK, contextlib.suppress(ValueError):  # larger than all kept: not kept
+        _ROSTERS[key] = roster
+    return roster
 
 
 def roster_text(sheet: ForceSheet, share_url: str) -> str:

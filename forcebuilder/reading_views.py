@@ -21,7 +21,7 @@ from forcebuilder.destinations import greet_new_list
 from forcebuilder.forms import ImportForm
 from forcebuilder.jobs import list_print_job, printout, worker_prints
 from forcebuilder.models import Force
-from forcebuilder.printing import roster_text, share_context
+from forcebuilder.printing import roster_of, roster_text, share_url_of
 from forcebuilder.sheets import force_sheet, sheet_of
 from jobs.running import JobsBusy, busy_page, refuse_fresh_work
 from jobs.views import download_job_file
@@ -41,15 +41,17 @@ def _readable(request: HtmxHttpRequest, pk: int | None, code: str | None) -> For
     return get_owned_or_404(request, Force, pk)
 
 
-def _roster_context(request: HtmxHttpRequest, force: Force) -> dict[str, Any]:
-    return {"force": force, "sheet": sheet_of(force)} | share_context(request, force)
+def _roster_page(request: HtmxHttpRequest, force: Force, heading: bool) -> dict[str, Any]:
+    """A page of the list's roster: the roster drawn (or kept) and the share link."""
+    share_url = share_url_of(request, force)
+    return {"force": force, "share_url": share_url, "roster": roster_of(force, share_url, heading)}
 
 
 def _printout(request: HtmxHttpRequest, force: Force, which: str) -> HttpResponse:
     """The list's roster or cards as a PDF, once per version of it (and per share link,
     which its QR code carries): inside the request for a list of ordinary size (a fresh one
     counted against the visitor's limit), by the worker for a larger one (forcebuilder.jobs)."""
-    share_url = request.build_absolute_uri(force.get_share_url()) if force.sharing else ""
+    share_url = share_url_of(request, force)
     try:
         if worker_prints(force.to_spec()):
             job = list_print_job(request, force, which, share_url)
@@ -67,7 +69,7 @@ def _printout(request: HtmxHttpRequest, force: Force, which: str) -> HttpRespons
 @require_GET
 def shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
     force = get_shared_or_404(Force, code)
-    context = _roster_context(request, force)
+    context = _roster_page(request, force, heading=False)
     context["is_owner"] = is_owner(request, force)
     return render(request, "forcebuilder/shared.html", context)
 
@@ -90,7 +92,7 @@ def roster(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
     force = _readable(request, pk, code)
-    return render(request, "forcebuilder/roster.html", _roster_context(request, force))
+    return render(request, "forcebuilder/roster.html", _roster_page(request, force, heading=True))
 
 
 @require_GET
@@ -123,7 +125,7 @@ def export_text(
     request: HtmxHttpRequest, pk: int | None = None, code: str | None = None
 ) -> HttpResponse:
     force = _readable(request, pk, code)
-    text = roster_text(sheet_of(force), share_context(request, force)["share_url"])
+    text = roster_text(sheet_of(force), share_url_of(request, force))
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 
