@@ -100,7 +100,7 @@ def server_garbage_collector() -> None:
     """The garbage collector as the server sets it once loaded (config/wsgi.py), where the
     measured tree does (the tree before the speed work does not)."""
     try:
-        from config.memory import tune_garbage_collector
+        from onefinity.memory import tune_garbage_collector
     except ImportError:
         return
     tune_garbage_collector()

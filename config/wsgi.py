@@ -10,6 +10,6 @@ from config.security import ensure_secure_configuration  # noqa: E402  (needs se
 
 ensure_secure_configuration()
 
-from config.memory import tune_garbage_collector  # noqa: E402
+from onefinity.memory import tune_garbage_collector  # noqa: E402
 
 tune_garbage_collector()

@@ -29,11 +29,11 @@ hypothesis_settings.load_profile(PROFILE)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Run the tests under the server's garbage-collector settings (config/memory.py): what
+    """Run the tests under the server's garbage-collector settings (onefinity/memory.py): what
     start-up and collection made (Django, the ruleset, a thousand tests' strategies) frozen,
-    the youngest generation collected every 7,000 new objects. With Python's defaults the
+    the youngest generation collected every 50,000 new objects. With Python's defaults the
     collector walked all of it again and again: a tenth of the property tests' time."""
-    from config.memory import tune_garbage_collector
+    from onefinity.memory import tune_garbage_collector
 
     tune_garbage_collector()
 

@@ -26,6 +26,7 @@ from django_tasks_db.management.commands.db_worker import Command as DatabaseWor
 
 from jobs import queue_records
 from jobs.running import recover, sweep
+from onefinity.memory import tune_garbage_collector
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +54,9 @@ class Command(DatabaseWorker):
         parser.set_defaults(worker_id=f"{socket.gethostname()[:40]}:{os.getpid()}")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # The web server's collector settings (onefinity/memory.py): the worker renders the
+        # PDFs and packs, with the same garbage as a request's and more of it.
+        tune_garbage_collector()
         taken = recover(options["worker_id"])
         if taken:
             logger.warning("took up %s job(s) this worker left running when it stopped", taken)
