@@ -51,11 +51,14 @@ class Roster:
     preview: SafeString
 
 
-# A roster is drawn from what the list holds, its share link and its heading alone: the same
-# list (a version seen again, an undone change, an example many players copied) draws the
-# same roster. Drawing it (the rules engine's reading and verdict, then the template) was
-# most of a shared list's page and of the print view under load (docs/performance.md, issue
-# 34, third pass), so each process keeps the latest it drew, up to ROSTER_BYTES of them.
+# A roster is drawn from what the list holds, its share link and its heading alone, so each
+# process keeps the latest it drew (up to ROSTER_BYTES of them) for the next view of the same
+# version of the list: drawing it (the rules engine's reading and verdict, then the
+# template) was most of a shared list's page and of the print view under load
+# (docs/performance.md, issue 34, third pass). Kept by version and by content: a version is
+# one state of the list, and a write that skipped the version would still draw anew. (By
+# content alone an undo would find its roster kept too, but so would the load client's
+# lists, which go round between 3 and 6 troopers: a flattering benchmark, not a real site.)
 ROSTER_BYTES = 24 * 1024 * 1024
 _ROSTERS: cachetools.LRUCache[bytes, Roster] = cachetools.LRUCache(
     maxsize=ROSTER_BYTES, getsizeof=lambda roster: len(roster.body) + len(roster.preview)
@@ -64,9 +67,11 @@ _ROSTERS_LOCK = threading.Lock()
 
 
 def roster_key(force: Force, share_url: str, heading: bool) -> bytes:
-    """Everything a drawn roster shows comes from these (the ruleset's data is the
-    version's, shipped with the code)."""
+    """The list's version and everything a drawn roster shows comes from (the ruleset's
+    data is the version's, shipped with the code)."""
     drawn_from = [
+        force.pk,
+        force.version,
         force.name,
         force.faction,
         force.ruleset_version,

@@ -40,7 +40,7 @@ def test_the_shared_page_and_the_print_view_follow_every_change(client, owner_cl
     after = points(client.get(shared).content)
     assert int(after) > int(before)
     assert points(owner_client.get(printed).content) == after
-    # Undone, the list is as it was: the roster drawn for it then is the right one again.
+    # Undone, the list is as it was (a new version of it): so is its roster.
     force.refresh_from_db()
     owner_client.post(f"/forces/{force.pk}/undo/", {"version": force.version})
     assert points(client.get(shared).content) == before
@@ -79,3 +79,18 @@ def test_kept_rosters_stay_within_their_bytes(client, owner, monkeypatch):
 
 def _shared(force: Force) -> str:
     return f"http://testserver/s/{force.share_code}/"
+
+
+def test_a_version_is_drawn_once_and_a_new_one_again(client, owner_client, force, monkeypatch):
+    drawn = []
+    real = printing.sheet_of
+    monkeypatch.setattr(printing, "sheet_of", lambda f: drawn.append(f.version) or real(f))
+    shared = f"/s/{force.share_code}/"
+    for _ in range(3):
+        assert client.get(shared).status_code == 200
+    assert len(drawn) == 1
+    add_trooper(owner_client, force)
+    client.get(shared)
+    client.get(shared)
+    force.refresh_from_db()
+    assert drawn == [force.version - 1, force.version]
