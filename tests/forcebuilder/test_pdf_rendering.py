@@ -1,7 +1,7 @@
 """How a list's PDFs are rendered (onefinity.downloads.render_pdf, issue 34's third pass): with
 what WeasyPrint would otherwise do again for every PDF done once (a thread's fonts, the page's
-stylesheets parsed, no styles for pseudo-elements no printout has), the PDF draws what
-WeasyPrint drew from the print view before."""
+stylesheets parsed, no styles for pseudo-elements no printout has) and the roster's header
+without a flex box, the PDF draws what WeasyPrint drew from the print view before."""
 
 from __future__ import annotations
 
@@ -77,10 +77,25 @@ def test_a_list_pdf_draws_what_weasyprint_drew_from_the_print_view(
 ):
     force = make_force(owner, **({"units": units} if units else {}))
     html = render_to_string(PRINTOUTS[which], printout_context(force, share_url))
-    before = drawing(weasyprint_as_it_was(html))
+    # The print view's own header (a flex box), which the PDF's header stands in for.
+    header = render_to_string("forcebuilder/roster_pdf_header.css")
+    assert (header in html) == (which == "roster")
+    before = drawing(weasyprint_as_it_was(html.replace(header, "")))
     after = drawing(printout(force, which, share_url))
     assert len(after) == pages
     assert after == before
+
+
+def test_the_pdf_header_keeps_the_text_clear_of_the_qr_code(owner):
+    # A share link broken wherever a line ends (.share-url): where each of its lines ends
+    # is where the text stops short of the QR code, to the width of a character.
+    force = make_force(owner, name="A name long enough to reach the corner of the page " * 2)
+    share_url = "http://testserver/s/" + "AbCdEfGhIjKl" * 12 + "/"
+    pdf = printout(force, "roster", share_url)
+    html = render_to_string(PRINTOUTS["roster"], printout_context(force, share_url))
+    header = render_to_string("forcebuilder/roster_pdf_header.css")
+    assert drawing(pdf) == drawing(weasyprint_as_it_was(html.replace(header, "")))
+    assert "reach the corner" in PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
 
 
 def test_a_thread_keeps_its_fonts_for_so_many_pdfs_then_finds_them_anew(monkeypatch):
