@@ -32,17 +32,22 @@ def worker_prints(spec: ForceSpec) -> bool:
     return len(troopers) > WORKER_TROOPERS or items > WORKER_ITEMS
 
 
-def printout(force: Force, which: str, share_url: str) -> bytes:
-    """The list's roster or cards as a PDF (DamagedRecord if it no longer reads)."""
+def printout_context(force: Force, share_url: str) -> dict[str, object]:
+    """What the roster and the cards templates print of a list (DamagedRecord if it no
+    longer reads)."""
     spec, report = force.checked()
-    context = {
+    return {
         "force": force,
         "sheet": force_sheet(spec, report),
         "share_url": share_url,
         "qr": qr_svg(share_url) if share_url else "",
         "pdf": True,
     }
-    return render_pdf(PRINTOUTS[which], context, None)
+
+
+def printout(force: Force, which: str, share_url: str) -> bytes:
+    """The list's roster or cards as a PDF (DamagedRecord if it no longer reads)."""
+    return render_pdf(PRINTOUTS[which], printout_context(force, share_url), None)
 
 
 def print_list(job: Job, progress: Progress) -> JobOutput:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
+import threading
 import unicodedata
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 from django.http import HttpResponse
@@ -78,13 +80,111 @@ def render_pdf(html: str) -> bytes:
     ``file:///`` or ``http://`` reference reads nothing from the server or the network.
 
     WeasyPrint is imported here, by the processes that print (the task worker, mostly), not
-    by every one that starts: it is 0.4 s of a 1.4 s start (`manage.py`, gunicorn, a worker)."""
-    from weasyprint import HTML
+    by every one that starts: it is 0.4 s of a 1.4 s start (`manage.py`, gunicorn, a worker).
+    What WeasyPrint would otherwise do again for every PDF is done once per process or
+    thread (docs/performance.md, "The PDFs' CPU"): finding and loading the fonts
+    (``_thread_fonts``), parsing the page's stylesheets (``_styles_apart``), and working out
+    the styles of five pseudo-elements of every element that no printout has
+    (``_user_agent_sheet``); the PDF is the same, operation for operation."""
     from weasyprint.urls import URLFetcher
 
+    html, styles = _styles_apart(html)
     fetcher = URLFetcher(allowed_protocols={"data"}, allow_redirects=False)
-    pdf: bytes = HTML(string=html, url_fetcher=fetcher).write_pdf()
+    document = _printed_html()(string=html, url_fetcher=fetcher)
+    pdf: bytes = document.write_pdf(
+        font_config=_thread_fonts(), stylesheets=[_stylesheet(style) for style in styles]
+    )
     return pdf
+
+
+# A thread's fonts are found and loaded anew after this many PDFs (_thread_fonts).
+PRINTS_PER_FONT_CONFIG = 500
+_printing = threading.local()
+
+
+def _thread_fonts() -> Any:
+    """This thread's WeasyPrint FontConfiguration. Made for each PDF, finding the fonts
+    (fontconfig) and loading them into a new Pango font map was a fifth to a quarter of a
+    roster's CPU; one a thread because Pango's font map is not made to be shared between
+    threads (and WeasyPrint lets go of the GIL in Pango's calls). Made anew after
+    PRINTS_PER_FONT_CONFIG PDFs, so that whatever it and Pango keep stays bounded in a
+    long-lived process (a thread that ends takes its own with it)."""
+    fonts = getattr(_printing, "fonts", None)
+    if fonts is None or _printing.prints >= PRINTS_PER_FONT_CONFIG:
+        from weasyprint.text.fonts import FontConfiguration
+
+        fonts = _printing.fonts = FontConfiguration()
+        _printing.prints = 0
+    _printing.prints += 1
+    return fonts
+
+
+_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
+
+
+def _styles_apart(html: str) -> tuple[str, list[str]]:
+    """The page without the ``<style>`` elements of its head, and their text. A printout's
+    styles are all it has, so given to WeasyPrint as the user's stylesheets (each parsed
+    once a process, ``_stylesheet``) they style it as they did from the page: they still
+    come after WeasyPrint's own, and a ``style`` attribute still wins. A head with anything
+    else that styles (a ``<link>``, ``<style media=...>``, ``@font-face``, which needs the
+    thread's fonts) is left as it is."""
+    end = html.find("</head>")
+    head = html[: max(end, 0)]
+    styles = _STYLE.findall(head)
+    if not styles or "<link" in head or "@font-face" in head or head.count("<style") > len(styles):
+        return html, []
+    return _STYLE.sub("", head) + html[end:], styles
+
+
+@functools.lru_cache(maxsize=32)
+def _stylesheet(text: str) -> Any:
+    """A printout's stylesheet, parsed once a process (WeasyPrint reads it and never changes
+    it, so threads share it); at most 32 kept."""
+    from weasyprint import CSS
+    from weasyprint.urls import URLFetcher
+
+    return CSS(
+        string=text, url_fetcher=URLFetcher(allowed_protocols={"data"}, allow_redirects=False)
+    )
+
+
+# WeasyPrint's own stylesheet for HTML styles ::footnote-call, ::footnote-marker,
+# ::note-call, ::note-marker and ::note-callback of any element: their styles were worked
+# out for every element of every printout (six of each element's seven styles; 8 % of the
+# CPU of the largest roster printed in a request), and no printout has a footnote or a note.
+_NOTE_PSEUDO_ELEMENTS = re.compile(r"^::(?:footnote|note)-[a-z]+ \{[^}]*\}\n", re.M)
+
+
+@functools.cache
+def _user_agent_sheet() -> Any:
+    """WeasyPrint's stylesheet for HTML without its five rules for footnotes and notes, or
+    None when it does not have exactly those five: WeasyPrint is pinned (pyproject.toml),
+    and a version that words them otherwise prints with its own stylesheet, as slowly as
+    before (tests/forcebuilder/test_pdf_rendering.py says so)."""
+    from weasyprint import CSS
+    from weasyprint.css.counters import CounterStyle
+    from weasyprint.html import UA
+
+    text, removed = _NOTE_PSEUDO_ELEMENTS.subn("", UA)
+    if removed != 5:
+        return None
+    # Its counter styles are WeasyPrint's own already (HTML._ua_counter_style).
+    return CSS(string=text, counter_style=CounterStyle())
+
+
+@functools.cache
+def _printed_html() -> Any:
+    """WeasyPrint's HTML document, styled by ``_user_agent_sheet`` (a form's fields, which
+    no printout has, by WeasyPrint's own)."""
+    from weasyprint import HTML
+
+    class PrintedHTML(HTML):
+        def _ua_stylesheets(self, forms: bool = False) -> list[Any]:
+            sheet = _user_agent_sheet()
+            return super()._ua_stylesheets(forms) if forms or sheet is None else [sheet]
+
+    return PrintedHTML
 
 
 # How long a printed PDF is kept for the next download of the same thing.
