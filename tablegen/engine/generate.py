@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from onefinity.rules.hexgrid import Board
+from onefinity.rules.hexgrid import Board, Hex
 from onefinity.rules.lineoffire import _direction_pattern, crossed_hexes
 from onefinity.rules.ruleset import TableRules
 from tablegen.engine.boxfit import Advice, Spot, Spots, box_fit, box_problem, named, spots
@@ -184,6 +184,10 @@ def coverage_window(
     return max(0, low), min(hexes, high)
 
 
+# Edge-to-edge lanes as a check's report lists them: (side A's edge hex, side B's).
+Lanes = tuple[tuple[Hex, Hex], ...]
+
+
 @dataclass(frozen=True)
 class _Lanes:
     """Every edge-to-edge line of a board and the hexes it crosses."""
@@ -250,6 +254,33 @@ def _spot_arrays(
     for row, (_, mask) in enumerate(found):
         array[row] = _as_words(mask, words)
     return found, array
+
+
+@dataclass(frozen=True, eq=False)
+class _SpotRanking:
+    """The spots a lane repair ranks, of some pieces each on the centre or not (`ways`), in
+    one array: each spot's piece, the spot and its lanes (`entries`), its lanes as rows of
+    64-bit words (`array`), and its place in that order hashed (`order`: the ties are drawn
+    from it and the seed's salt), made once for each set of ways instead of piece by piece
+    on every ranking."""
+
+    entries: tuple[tuple[str, Spot, int], ...]
+    array: npt.NDArray[np.uint64]
+    order: npt.NDArray[np.uint64]
+
+    @staticmethod
+    @functools.lru_cache(maxsize=1024)
+    def of(
+        board: Board, ways: tuple[tuple[Piece, bool], ...], symmetry: str, tall: frozenset[str]
+    ) -> _SpotRanking:
+        entries: list[tuple[str, Spot, int]] = []
+        arrays = [np.zeros((0, _lane_words(board)), dtype=np.uint64)]
+        for piece, centre in ways:
+            found, array = _spot_arrays(board, piece, symmetry, centre, tall)
+            entries += [(piece.id, spot, mask) for spot, mask in found]
+            arrays.append(array)
+        order = np.arange(1, len(entries) + 1, dtype=np.uint64) * np.uint64(2654435761)
+        return _SpotRanking(tuple(entries), np.concatenate(arrays), order)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -356,14 +387,15 @@ def _zones(board: Board, depth: int) -> _Zones:
     )
 
 
-def _zone_exposure(
+def _zone_clear(
     zones: _Zones,
     heights: npt.NDArray[np.int64],
     levels: npt.NDArray[np.int64],
     stands: npt.NDArray[np.bool_],
-) -> tuple[dict[str, float], int]:
-    """Each side's exposure (as the metrics compute it), and how many clear lanes run from
-    edge to edge."""
+) -> npt.NDArray[np.bool_]:
+    """Which lines between the near-edge zones are clear, between standable hexes (as the
+    metrics decide it: a crossed hex, or both hexes of a side run along, higher than the
+    higher end's level blocks)."""
     top = np.zeros(len(zones.pair_a), dtype=np.int64)
     if len(zones.cross):
         np.maximum.at(top, zones.cross_owner, heights[zones.cross])
@@ -373,6 +405,18 @@ def _zone_exposure(
         )
     clear = top <= np.maximum(levels[zones.hex_a], levels[zones.hex_b])
     clear &= stands[zones.hex_a] & stands[zones.hex_b]
+    return clear
+
+
+def _zone_exposure(
+    zones: _Zones,
+    heights: npt.NDArray[np.int64],
+    levels: npt.NDArray[np.int64],
+    stands: npt.NDArray[np.bool_],
+) -> tuple[dict[str, float], int]:
+    """Each side's exposure (as the metrics compute it), and how many clear lanes run from
+    edge to edge."""
+    clear = _zone_clear(zones, heights, levels, stands)
     grid = clear.reshape(len(zones.near["A"]), len(zones.near["B"]))
     exposure = {}
     for side, seen, own in (
@@ -647,9 +691,10 @@ class _Layout:
         self.terrain, self.pieces = dict(saved[0]), list(saved[1])
         self.left = None if saved[2] is None else dict(saved[2])
 
-    def exposure(self) -> tuple[dict[str, float], int]:
-        """Each side's exposure now, and how many edge-to-edge lanes are open: from the lines
-        between the near-edge zones only."""
+    def _heights(
+        self,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+        """Each hex's height, level and whether a trooper may stand there, now."""
         n = len(self.board)
         heights = np.zeros(n, dtype=np.int64)
         levels = np.zeros(n, dtype=np.int64)
@@ -661,8 +706,28 @@ class _Layout:
                 terrain.level,
                 terrain.enterable,
             )
-        return _zone_exposure(
-            _zones(self.board, self.rules.near_edge_depth), heights, levels, stands
+        return heights, levels, stands
+
+    def exposure(self) -> tuple[dict[str, float], int]:
+        """Each side's exposure now, and how many edge-to-edge lanes are open: from the lines
+        between the near-edge zones only."""
+        return _zone_exposure(_zones(self.board, self.rules.near_edge_depth), *self._heights())
+
+    def open_lanes(self) -> Lanes:
+        """The clear lanes from edge to edge now, as a check of the table lists them (its
+        report's `lanes`, in its order: side A's edge hex, then side B's, in board order),
+        from the lines between the near-edge zones only: a tenth of a whole check, which
+        the lane repairs, needing nothing else, used to make after every round."""
+        zones = _zones(self.board, self.rules.near_edge_depth)
+        clear = _zone_clear(zones, *self._heights())
+        hexes = self.board.hexes
+        return tuple(
+            (hexes[a], hexes[b])
+            for a, b in zip(
+                zones.hex_a[clear & zones.edge_pair].tolist(),
+                zones.hex_b[clear & zones.edge_pair].tolist(),
+                strict=True,
+            )
         )
 
 
@@ -739,50 +804,40 @@ class _LaneCloser:
         (Counted over all spots at once, with numpy: the lanes of each spot as words.)"""
         layout = self.layout
         salt = layout.rng.getrandbits(32)
-        words = _lane_words(layout.board)
-        open_words = _as_words(open_mask, words)
-        must_words = _as_words(must, words)
-        found: list[tuple[str, tuple[tuple[Spot, int], ...], npt.NDArray[np.int64]]] = []
+        ways = []
         for piece_id in pieces:
-            piece = layout.library.pieces[piece_id]
             alone = layout.alone(piece_id)
-            ways = [True] if alone else [False]
+            ways.append((piece_id, alone))
             if layout.mapping is not None and not alone and layout.may_centre(piece_id):
-                ways.append(True)
-            for centre in ways:
-                spots_masks, array = _spot_arrays(
-                    layout.board, piece, layout.symmetry, centre, layout.tall_kinds
-                )
-                if not len(spots_masks):
-                    continue
-                score = np.bitwise_count(array & open_words).sum(axis=1, dtype=np.int64)
-                if must:
-                    score[((array & must_words) != must_words).any(axis=1)] = 0
-                found.append((piece_id, spots_masks, score))
-        if not found:
+                ways.append((piece_id, True))
+        spots_of = _SpotRanking.of(
+            layout.board,
+            tuple((layout.library.pieces[piece_id], centre) for piece_id, centre in ways),
+            layout.symmetry,
+            layout.tall_kinds,
+        )
+        if not spots_of.entries:
             return []
-        scores = np.concatenate([score for _, _, score in found])
-        order = np.arange(1, len(scores) + 1, dtype=np.uint64)
-        ties = ((order * np.uint64(2654435761)) ^ np.uint64(salt)) & np.uint64(0xFFFFFFFF)
+        words = _lane_words(layout.board)
+        array = spots_of.array
+        scores = np.bitwise_count(array & _as_words(open_mask, words)).sum(axis=1, dtype=np.int64)
+        if must:
+            must_words = _as_words(must, words)
+            scores[((array & must_words) != must_words).any(axis=1)] = 0
+        ties = (spots_of.order ^ np.uint64(salt)) & np.uint64(0xFFFFFFFF)
         chosen = np.flatnonzero(scores > 0)
         chosen = chosen[np.lexsort((ties[chosen], -scores[chosen]))]
         if top is not None:
             chosen = chosen[:top]
-        starts = np.cumsum([0] + [len(spots_masks) for _, spots_masks, _ in found])
-        ranked = []
-        for k in chosen.tolist():
-            group = int(np.searchsorted(starts, k, side="right")) - 1
-            piece_id, spots_masks, _ = found[group]
-            spot, mask = spots_masks[k - int(starts[group])]
-            ranked.append((int(scores[k]), int(ties[k]), piece_id, spot, mask))
-        return ranked
+        entries = spots_of.entries
+        return [(int(scores[k]), int(ties[k]), *entries[k]) for k in chosen.tolist()]
 
-    def _open_mask(self, report: TableReport) -> int:
+    def _open_mask(self, open_lanes: Lanes) -> int:
         layout = self.layout
         lanes = _lanes(layout.board)
         index_of = {end: k for k, end in enumerate(lanes.ends)}
         return sum(
-            1 << index_of[(layout.board.index[a], layout.board.index[b])] for a, b in report.lanes
+            1 << index_of[(layout.board.index[a], layout.board.index[b])] for a, b in open_lanes
         )
 
     def _lane_score(self, placements: list[dict[int, str]], open_lanes: set[int]) -> int:
@@ -802,15 +857,13 @@ class _LaneCloser:
             0 if (kind := terrain.get(end)) is None else rules.terrain[kind].level for end in ends
         )
 
-    def repair(self, report: TableReport, high: int) -> bool:
-        """Close the lanes the report found with one more blocking or elevated piece; False
-        when no placement closes any."""
+    def repair(self, found: Lanes, high: int) -> bool:
+        """Close the lanes found open (`found`, as a report lists them) with one more
+        blocking or elevated piece; False when no placement closes any."""
         layout = self.layout
         lanes = _lanes(layout.board)
         index_of = {end: k for k, end in enumerate(lanes.ends)}
-        open_lanes = {
-            index_of[(layout.board.index[a], layout.board.index[b])] for a, b in report.lanes
-        }
+        open_lanes = {index_of[(layout.board.index[a], layout.board.index[b])] for a, b in found}
         blockers = layout.blockers()
         best: tuple[int, int, list[dict[int, str]], Piece] | None = None
         # A box has no piece to spare: its repairs look harder for the best spot.
@@ -846,14 +899,14 @@ class _LaneCloser:
         layout.put(placements, piece)
         return True
 
-    def repair_box(self, report: TableReport, high: int) -> bool:
+    def repair_box(self, found: Lanes, high: int) -> bool:
         """Close lanes with the box's tall pieces left: of every spot of every one of them,
         the one that crosses the most open lanes and fits (a box has few: each must count).
         From the mix, of a few tall pieces drawn by their weights."""
         layout = self.layout
         pieces = self._tall_choice()
         for _score, _, piece_id, spot, _mask in self._ranked_spots(
-            self._open_mask(report), pieces, top=BOX_REPAIR_SPOTS
+            self._open_mask(found), pieces, top=BOX_REPAIR_SPOTS
         ):
             piece = layout.library.pieces[piece_id]
             placements = layout.as_placements(spot)
@@ -867,7 +920,7 @@ class _LaneCloser:
             layout.restore(before)
         return False
 
-    def relocate(self, report: TableReport, high: int) -> bool:
+    def relocate(self, found: Lanes, high: int) -> bool:
         """Close lanes by moving a tall piece already laid (with its image) across an open
         lane: for a box whose tall pieces are all down. False when no move closes more
         lanes than it opens."""
@@ -875,7 +928,7 @@ class _LaneCloser:
         lanes = _lanes(layout.board)
         keep = set(layout.elevated_first)
         movable = [p for p in layout.pieces if p.piece in layout.blockers() and p.piece not in keep]
-        if not movable or not report.lanes:
+        if not movable or not found:
             return False
         _, now = layout.exposure()
         before = layout.snapshot()
@@ -1146,18 +1199,20 @@ def _candidate(
     lanes = _LaneCloser(layout)
     _lay_first(layout, params, high)
     _lay_pieces(layout, lanes, params, low, high)
-    spec, report = _close_lanes(layout, lanes, params, name, high)
-    if quick and report.lanes:
-        return spec, report, False
+    closed, still_open = _close_lanes(layout, lanes, params, name, high)
+    # A candidate given up is judged (and kept as a draft) by the check of the table the
+    # lane repairs left.
+    if quick and still_open:
+        return closed, check_table(closed, rules), False
     # 4. Exposure into the band tables are made in; without a symmetry, the two sides
     # balanced: exposure (which moves lines of fire), then cover (which does not).
-    if not report.lanes:
+    if not still_open:
         exposure = _ExposureSteer(layout)
         exposure.steer(library.generator.exposure_band, high)
         if quick and band is not None:
             sides, _ = layout.exposure()
             if not all(band[0] <= e <= band[1] for e in sides.values()):
-                return layout.spec(params, name), report, False
+                return layout.spec(params, name), check_table(closed, rules), False
         if layout.mapping is None:
             exposure.balance(high)
     # 5. The coverage asked for, and cover balanced again with cover pieces.
@@ -1170,7 +1225,7 @@ def _candidate(
     if report.lanes and len(layout.terrain) < high and layout.left is not None:
         # Tall pieces laid to reach the coverage may leave a lane: close it if the box can.
         for _ in range(REPAIR_ROUNDS // 3):
-            if not report.lanes or not lanes.repair(report, high):
+            if not report.lanes or not lanes.repair(report.lanes, high):
                 break
             spec = layout.spec(params, name)
             report = check_table(spec, rules)
@@ -1227,13 +1282,12 @@ def _fill(layout: _Layout, pieces: list[str], fill: int, high: int) -> None:
 
 def _close_lanes(
     layout: _Layout, lanes: _LaneCloser, params: Parameters, name: str, high: int
-) -> tuple[TableSpec, TableReport]:
-    """Step 3: the lanes a check finds open closed, round by round; the table and its
-    report after the last round."""
-    spec = layout.spec(params, name)
-    report = check_table(spec, layout.rules)
+) -> tuple[TableSpec, Lanes]:
+    """Step 3: the lanes found open closed, round by round; the table after the last round
+    and the lanes it leaves open (a round needs only those, not a whole check)."""
+    found = layout.open_lanes()
     for _ in range(REPAIR_ROUNDS):
-        if not report.lanes:
+        if not found:
             break
         # From a box, the best spot of its tall pieces left; when all are down, one is moved.
         if layout.left is None:
@@ -1241,13 +1295,12 @@ def _close_lanes(
             # crosses twice the lanes); without, a random spot of many tried, which leaves
             # the table less closed.
             repair = lanes.repair if layout.mapping is None else lanes.repair_box
-            if not repair(report, high):
+            if not repair(found, high):
                 break
-        elif not lanes.repair_box(report, high) and not lanes.relocate(report, high):
+        elif not lanes.repair_box(found, high) and not lanes.relocate(found, high):
             break
-        spec = layout.spec(params, name)
-        report = check_table(spec, layout.rules)
-    return spec, report
+        found = layout.open_lanes()
+    return layout.spec(params, name), found
 
 
 def _acceptable(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,13 @@ from hypothesis import strategies as st
 
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, rows_by_columns, standard_board
-from tablegen.engine.generate import SYMMETRIES, GenerationError, Parameters, generate_table
+from tablegen.engine.generate import (
+    SYMMETRIES,
+    GenerationError,
+    Parameters,
+    _Layout,
+    generate_table,
+)
 from tablegen.engine.library import terrain_library
 from tablegen.engine.metrics import check_table, sightlines
 from tablegen.engine.tables import (
@@ -287,6 +294,25 @@ def test_every_seed_gives_a_valid_table_and_always_the_same_one(seed, symmetry, 
     assert again.terrain == table.terrain and again.pieces == table.pieces
 
 
+# A terrain box of the issue-24 kind, for the digests below.
+BOX = {"building-4": 2, "hill-4": 2, "wall-3": 6, "crates": 6, "shack-3": 4}
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(rows=st.integers(2, 12), columns=st.integers(1, 10), data=st.data())
+def test_the_lanes_the_generator_repairs_are_the_lanes_a_check_finds(rows, columns, data):
+    # The lane repairs read the open lanes from the lines between the near-edge zones only,
+    # not from a whole check: the same lanes, in the same order, on any board and terrain.
+    board = Board.of(rows_by_columns(rows, columns))
+    terrain = data.draw(
+        st.dictionaries(st.integers(0, len(board) - 1), st.sampled_from(sorted(RULES.terrain)))
+    )
+    params = Parameters(seed=0, symmetry="none")
+    layout = _Layout(board, RULES, terrain_library(), params, random.Random(0))
+    layout.terrain = terrain
+    assert layout.open_lanes() == check_table(TableSpec(board, terrain), RULES).lanes
+
+
 @pytest.mark.parametrize(
     ("params", "digest"),
     [
@@ -296,6 +322,16 @@ def test_every_seed_gives_a_valid_table_and_always_the_same_one(seed, symmetry, 
             Parameters(seed=11, coverage=0.5, symmetry="mirror", mix="industrial"),
             "9de91cd04d0be453",
         ),
+        # Before the lane repairs read only the lanes (2026-11-27, issue 34): the same.
+        (Parameters(seed=12, symmetry="mirror"), "6d54cd4fc6b54efe"),
+        (Parameters(seed=13, coverage=0.35, symmetry="mirror", mix="urban"), "04bfed17f1e77b3d"),
+        (
+            Parameters(seed=801, coverage=0.55, symmetry="point", mix="industrial"),
+            "ef6d1e8cda5c535e",
+        ),
+        (Parameters(seed=42, coverage=0.5, symmetry="none"), "726e98dc91daf979"),
+        (Parameters(seed=7, symmetry="mirror", box=BOX), "8a28400c7b648c5f"),
+        (Parameters(seed=3, symmetry="point", box=BOX), "3d7eba76bc78ef83"),
     ],
 )
 def test_a_seed_that_already_gave_a_table_still_gives_the_same_one(params, digest):
