@@ -26,7 +26,7 @@ from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import whole_number
 from tablegen.engine.edits import EditError, footprint, mapping, remove_piece, stamp
 from tablegen.engine.library import Piece, TerrainLibrary, terrain_library
-from tablegen.engine.metrics import TableReport, check_table, sightlines
+from tablegen.engine.metrics import TableReport, checked_table, sightlines
 from tablegen.engine.render import (
     DrawnMap,
     Overlay,
@@ -721,7 +721,7 @@ def map_context(
     `base` is the page's own URL (it may carry a query: the generate page's parameters);
     `version` is the saved table's, carried by every edit the page sends so that an edit
     drawn from an older version is refused."""
-    report = report or check_table(table, rules)
+    report = report or checked_table(table, rules)
     library = terrain_library(tuple(rules.terrain))
     asked = _read_asked(query, table, rules, library, editable, settings)
     drawn, explanation, landing, refusal = _shown(table, report, rules, library, asked)
