@@ -574,6 +574,17 @@ class _Links:
         return self.from_hex(hex_)
 
 
+# What an editor's palette context holds as text, empty on a read-only map.
+_READ_ONLY_BRUSH = (
+    "brush_colour",
+    "remove_href",
+    "piece_picture",
+    "rotate_href",
+    "image_of",
+    "footprint",
+)
+
+
 def _brush_context(
     table: TableSpec,
     rules: TableRules,
@@ -587,7 +598,20 @@ def _brush_context(
     """The palette: the brushes, the pieces to stamp, the terrain box's count, the brush's
     piece and its outline, and symmetric editing."""
     brush, symmetry, at = asked.brush, asked.symmetry, links.at
-    left = box_left(table, library) if editable else []
+    if not editable:
+        # A read-only map (a shared table, a table generated, a pack's) shows no palette,
+        # brush or symmetric editing (view_body.html draws them for an editor only): none
+        # of their links is made.
+        return dict.fromkeys(_READ_ONLY_BRUSH, "") | {
+            "brush": brush,
+            "brushes": [],
+            "pieces": [],
+            "box_left": [],
+            "box_over": [],
+            "symmetry": symmetry,
+            "symmetries": [],
+        }
+    left = box_left(table, library)
     return {
         "brush": brush,
         "brushes": [
@@ -599,9 +623,7 @@ def _brush_context(
         else [],
         "brush_colour": colour(brush.kind) if brush.paints else "",
         "pieces": (
-            piece_palette(library, brush, at, symmetry, box_of(table, library))
-            if editable and palette
-            else []
+            piece_palette(library, brush, at, symmetry, box_of(table, library)) if palette else []
         ),
         "box_left": left,
         "box_over": [row for row in left if row["over"]],
