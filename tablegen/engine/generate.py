@@ -417,17 +417,27 @@ def _zone_exposure(
     """Each side's exposure (as the metrics compute it), and how many clear lanes run from
     edge to edge."""
     clear = _zone_clear(zones, heights, levels, stands)
+    exposure = {
+        side: round(100 * hit / count, 1) if count else 0.0
+        for side, (hit, count) in _zone_seen(zones, clear, stands).items()
+    }
+    return exposure, int(np.count_nonzero(clear & zones.edge_pair))
+
+
+def _zone_seen(
+    zones: _Zones, clear: npt.NDArray[np.bool_], stands: npt.NDArray[np.bool_]
+) -> dict[str, tuple[int, int]]:
+    """Each side's standable near-edge hexes the other side's see, and how many there are."""
     grid = clear.reshape(len(zones.near["A"]), len(zones.near["B"]))
-    exposure = {}
+    found = {}
     for side, seen, own in (
         ("A", grid.any(axis=1), zones.near["A"]),
         ("B", grid.any(axis=0), zones.near["B"]),
     ):
         standing = stands[own]
         count = int(standing.sum())
-        hit = int(np.count_nonzero(np.asarray(seen) & standing))
-        exposure[side] = round(100 * hit / count, 1) if count else 0.0
-    return exposure, int(np.count_nonzero(clear & zones.edge_pair))
+        found[side] = (int(np.count_nonzero(np.asarray(seen) & standing)), count)
+    return found
 
 
 @functools.lru_cache(maxsize=16_384)
@@ -712,6 +722,18 @@ class _Layout:
         """Each side's exposure now, and how many edge-to-edge lanes are open: from the lines
         between the near-edge zones only."""
         return _zone_exposure(_zones(self.board, self.rules.near_edge_depth), *self._heights())
+
+    def checked_exposure(self) -> dict[str, float]:
+        """Each side's exposure now as a check of the table gives it (its report's metrics:
+        the share seen, then as a percentage, rounded the check's way), from the lines
+        between the near-edge zones only."""
+        zones = _zones(self.board, self.rules.near_edge_depth)
+        heights, levels, stands = self._heights()
+        seen = _zone_seen(zones, _zone_clear(zones, heights, levels, stands), stands)
+        return {
+            side: round(100 * float(hit / count), 1) if count else 0.0
+            for side, (hit, count) in seen.items()
+        }
 
     def open_lanes(self) -> Lanes:
         """The clear lanes from edge to edge now, as a check of the table lists them (its
@@ -1181,6 +1203,34 @@ class _CoverSteer:
         return False
 
 
+@dataclass(frozen=True)
+class _GivenUp:
+    """A candidate given up before it was laid out to the end (lanes left open, or its
+    exposure outside the band): the table it gives, and the table the lane repairs left,
+    whose check judges it, with what that check would find of its lanes and (lanes closed)
+    its exposure, read from the lines between the near-edge zones. The check itself is made
+    only when those cannot tell."""
+
+    spec: TableSpec
+    closed: TableSpec
+    lanes: Lanes
+    exposure: dict[str, float] | None
+
+    def ruled_out(
+        self, window: tuple[int, int], rules: TableRules, band: tuple[float, float] | None
+    ) -> bool:
+        """Would ``_acceptable`` refuse it, whatever else the check of `closed` found?"""
+        if not window[0] <= len(self.spec.terrain) <= window[1]:
+            return True
+        if len(self.lanes) > rules.edge_lanes_max:
+            return True  # an edge-lanes problem: neither valid nor a coverage problem alone
+        return (
+            band is not None
+            and self.exposure is not None
+            and not all(band[0] <= e <= band[1] for e in self.exposure.values())
+        )
+
+
 def _candidate(
     board: Board,
     rules: TableRules,
@@ -1193,26 +1243,43 @@ def _candidate(
 ) -> tuple[TableSpec, TableReport, bool]:
     """One candidate layout, its report, and whether it was laid out to the end: `quick`
     gives up on one that cannot be kept (lanes left open, or outside `band`) as soon as
-    that is known, since the rest of the work would be thrown away."""
+    that is known, since the rest of the work would be thrown away; it is judged (and kept
+    as a draft) by the check of the table the lane repairs left."""
+    laid = _laid(board, rules, library, params, rng, name, band, quick)
+    if isinstance(laid, _GivenUp):
+        return laid.spec, check_table(laid.closed, rules), False
+    return *laid, True
+
+
+def _laid(
+    board: Board,
+    rules: TableRules,
+    library: TerrainLibrary,
+    params: Parameters,
+    rng: random.Random,
+    name: str,
+    band: tuple[float, float] | None,
+    quick: bool,
+) -> tuple[TableSpec, TableReport] | _GivenUp:
+    """``_candidate``, a candidate given up left unchecked."""
     layout = _Layout(board, rules, library, params, rng)
     low, high = coverage_window(params, rules, library, len(board))
     lanes = _LaneCloser(layout)
     _lay_first(layout, params, high)
     _lay_pieces(layout, lanes, params, low, high)
     closed, still_open = _close_lanes(layout, lanes, params, name, high)
-    # A candidate given up is judged (and kept as a draft) by the check of the table the
-    # lane repairs left.
     if quick and still_open:
-        return closed, check_table(closed, rules), False
+        return _GivenUp(closed, closed, still_open, None)
     # 4. Exposure into the band tables are made in; without a symmetry, the two sides
     # balanced: exposure (which moves lines of fire), then cover (which does not).
     if not still_open:
+        closed_exposure = layout.checked_exposure() if quick and band is not None else None
         exposure = _ExposureSteer(layout)
         exposure.steer(library.generator.exposure_band, high)
         if quick and band is not None:
             sides, _ = layout.exposure()
             if not all(band[0] <= e <= band[1] for e in sides.values()):
-                return layout.spec(params, name), check_table(closed, rules), False
+                return _GivenUp(layout.spec(params, name), closed, (), closed_exposure)
         if layout.mapping is None:
             exposure.balance(high)
     # 5. The coverage asked for, and cover balanced again with cover pieces.
@@ -1229,7 +1296,7 @@ def _candidate(
                 break
             spec = layout.spec(params, name)
             report = check_table(spec, rules)
-    return spec, report, True
+    return spec, report
 
 
 def _lay_first(layout: _Layout, params: Parameters, high: int) -> None:
@@ -1401,8 +1468,8 @@ class _Search:
         self.banded = (
             settings.exposure_band_box_candidates if box else settings.exposure_band_candidates
         )
-        self.best: tuple[tuple[int, int], int] | None = None
-        self.trouble: Counter[str] = Counter()
+        # Every candidate not kept, in order: its table and report, or given up unchecked.
+        self.passed: list[tuple[int, tuple[TableSpec, TableReport] | _GivenUp]] = []
         self.tried = 0
 
     def run(self, deadline: float | None) -> tuple[TableSpec, TableReport] | None:
@@ -1412,7 +1479,7 @@ class _Search:
             if attempt and deadline is not None and time.perf_counter() > deadline:
                 break
             band = settings.exposure_band if attempt < self.banded else None
-            spec, report, _ = _candidate(
+            laid = _laid(
                 self.board,
                 self.rules,
                 self.library,
@@ -1423,13 +1490,33 @@ class _Search:
                 quick=True,
             )
             self.tried += 1
+            if isinstance(laid, _GivenUp):
+                if laid.ruled_out(self.window, self.rules, band):
+                    self.passed.append((attempt, laid))  # checked if no table is found
+                    continue
+                laid = (laid.spec, check_table(laid.closed, self.rules))
+            spec, report = laid
             if _acceptable(report, len(spec.terrain), self.window, self.rules, params, band):
                 return spec, report
-            self.trouble.update(p.code for p in report.problems)
-            score = _shortfall(report, len(spec.terrain), self.window, None)
-            if self.best is None or score < self.best[0]:
-                self.best = (score, attempt)
+            self.passed.append((attempt, laid))
         return None
+
+    @functools.cached_property
+    def judged(self) -> tuple[tuple[tuple[int, int], int] | None, Counter[str]]:
+        """Of the candidates not kept (checked now if they were given up unchecked): the
+        closest to being kept, as (how far, its number), and the problems they met."""
+        best: tuple[tuple[int, int], int] | None = None
+        trouble: Counter[str] = Counter()
+        for attempt, laid in self.passed:
+            if isinstance(laid, _GivenUp):
+                spec, report = laid.spec, check_table(laid.closed, self.rules)
+            else:
+                spec, report = laid
+            trouble.update(p.code for p in report.problems)
+            score = _shortfall(report, len(spec.terrain), self.window, None)
+            if best is None or score < best[0]:
+                best = (score, attempt)
+        return best, trouble
 
 
 def generate_table(
@@ -1467,8 +1554,8 @@ def generate_table(
     if found is not None:
         return found
     timed_out = search.tried < search.limit
-    kept = None if search.best is None else search.best[1]
-    trouble = search.trouble
+    best, trouble = search.judged
+    kept = None if best is None else best[1]
     draft = None if kept is None else draft_table(rules, params, board, kept, name)
     if params.box is not None:
         said = (

@@ -17,7 +17,12 @@ from tablegen.engine.generate import (
     SYMMETRIES,
     GenerationError,
     Parameters,
+    _acceptable,
+    _GivenUp,
+    _laid,
     _Layout,
+    _rng,
+    coverage_window,
     generate_table,
 )
 from tablegen.engine.library import terrain_library
@@ -294,6 +299,31 @@ def test_every_seed_gives_a_valid_table_and_always_the_same_one(seed, symmetry, 
     assert again.terrain == table.terrain and again.pieces == table.pieces
 
 
+@pytest.mark.parametrize("symmetry", SYMMETRIES)
+def test_a_candidate_given_up_unchecked_is_one_its_check_would_refuse(symmetry):
+    # The search leaves a candidate given up unchecked (checked only if no table is found)
+    # when what it read of the lanes and exposure already refuses it: the check agrees.
+    library = terrain_library()
+    given_up = 0
+    for seed in range(12):
+        params = Parameters(seed=seed, symmetry=symmetry)
+        window = coverage_window(params, RULES, library, len(STANDARD))
+        band = library.generator.exposure_band
+        for attempt in range(3):
+            laid = _laid(STANDARD, RULES, library, params, _rng(params, attempt), "", band, True)
+            if not isinstance(laid, _GivenUp):
+                continue
+            given_up += 1
+            report = check_table(laid.closed, RULES)
+            assert laid.lanes == report.lanes
+            if laid.exposure is not None:
+                sides = report.metrics["sides"]
+                assert laid.exposure == {side: sides[side]["exposure"] for side in "AB"}
+            if laid.ruled_out(window, RULES, band):
+                assert not _acceptable(report, len(laid.spec.terrain), window, RULES, params, band)
+    assert given_up >= 3
+
+
 # A terrain box of the issue-24 kind, for the digests below.
 BOX = {"building-4": 2, "hill-4": 2, "wall-3": 6, "crates": 6, "shack-3": 4}
 
@@ -355,6 +385,8 @@ def test_the_search_still_gives_up_with_a_clear_message_after_its_bound(monkeypa
     monkeypatch.setattr(
         "tablegen.engine.generate._acceptable", lambda *a: tried.append(1) and False
     )
+    # Every candidate judged by _acceptable (none given up unchecked), to be counted.
+    monkeypatch.setattr(_GivenUp, "ruled_out", lambda *a: False)
     with pytest.raises(GenerationError, match="no valid table found for seed 108 after 25"):
         generate_table(RULES, Parameters(seed=108, symmetry="none"), STANDARD)
     assert len(tried) == 25
