@@ -25,6 +25,7 @@ coverage at all is told so before any search, by counting (`boxfit.box_problem`)
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import random
@@ -67,6 +68,8 @@ COVER_FIRST = ("mirror", "point", "none")
 BOX_COVER_CHOICES = 4
 RELOCATE_PIECES = 8
 RELOCATE_SPOTS = 6
+# Exposures of a candidate's terrains kept while it is laid out (_Layout.exposure).
+KEPT_EXPOSURES = 16
 # Spots tried for a piece added to steer exposure.
 ADD_TRIES = 6
 # With a symmetry, the share of lane repairs that try a piece standing across the centre.
@@ -259,28 +262,43 @@ def _spot_arrays(
 @dataclass(frozen=True, eq=False)
 class _SpotRanking:
     """The spots a lane repair ranks, of some pieces each on the centre or not (`ways`), in
-    one array: each spot's piece, the spot and its lanes (`entries`), its lanes as rows of
-    64-bit words (`array`), and its place in that order hashed (`order`: the ties are drawn
-    from it and the seed's salt), made once for each set of ways instead of piece by piece
-    on every ranking."""
+    one array: their lanes as rows of 64-bit words (`array`), their places in that order
+    hashed (`order`: the ties are drawn from it and the seed's salt), and where each
+    piece's spots begin (`starts`) in `groups`, each piece's (id, spots with their lanes).
+    Counted over at once instead of piece by piece; each piece's spots are kept
+    (``_spot_arrays``), not every set of pieces."""
 
-    entries: tuple[tuple[str, Spot, int], ...]
+    groups: list[tuple[str, tuple[tuple[Spot, int], ...]]]
+    starts: list[int]
     array: npt.NDArray[np.uint64]
     order: npt.NDArray[np.uint64]
 
-    @staticmethod
-    @functools.lru_cache(maxsize=1024)
+    @classmethod
     def of(
-        board: Board, ways: tuple[tuple[Piece, bool], ...], symmetry: str, tall: frozenset[str]
+        cls,
+        board: Board,
+        ways: list[tuple[Piece, bool]],
+        symmetry: str,
+        tall: frozenset[str],
     ) -> _SpotRanking:
-        entries: list[tuple[str, Spot, int]] = []
-        arrays = [np.zeros((0, _lane_words(board)), dtype=np.uint64)]
+        groups, arrays, starts, count = [], [], [], 0
         for piece, centre in ways:
             found, array = _spot_arrays(board, piece, symmetry, centre, tall)
-            entries += [(piece.id, spot, mask) for spot, mask in found]
-            arrays.append(array)
-        order = np.arange(1, len(entries) + 1, dtype=np.uint64) * np.uint64(2654435761)
-        return _SpotRanking(tuple(entries), np.concatenate(arrays), order)
+            if found:
+                groups.append((piece.id, found))
+                arrays.append(array)
+                starts.append(count)
+                count += len(found)
+        joined = np.concatenate(arrays) if arrays else np.zeros((0, 1), dtype=np.uint64)
+        order = np.arange(1, count + 1, dtype=np.uint64) * np.uint64(2654435761)
+        return cls(groups, starts, joined, order)
+
+    def entry(self, k: int) -> tuple[str, Spot, int]:
+        """The k-th spot: its piece, the spot and its lanes."""
+        group = bisect.bisect_right(self.starts, k) - 1
+        piece_id, found = self.groups[group]
+        spot, mask = found[k - self.starts[group]]
+        return piece_id, spot, mask
 
 
 @functools.lru_cache(maxsize=4096)
@@ -491,6 +509,7 @@ class _Layout:
         self.cover_set = frozenset(self._covers)
         self.enterable = {k: t.enterable for k, t in rules.terrain.items()}
         self.tall_kinds = frozenset(k for k, t in rules.terrain.items() if t.height > 0)
+        self._exposures: dict[frozenset[tuple[int, str]], tuple[dict[str, float], int]] = {}
 
     def _usable(self, piece: Piece, params: Parameters) -> bool:
         # A piece stands in mirror symmetry only when its mirror image is one of its turns.
@@ -720,8 +739,16 @@ class _Layout:
 
     def exposure(self) -> tuple[dict[str, float], int]:
         """Each side's exposure now, and how many edge-to-edge lanes are open: from the lines
-        between the near-edge zones only."""
-        return _zone_exposure(_zones(self.board, self.rules.near_edge_depth), *self._heights())
+        between the near-edge zones only. The last few terrains' are kept: a step that tries
+        moves from one state asks again for that state's after each move taken back."""
+        key = frozenset(self.terrain.items())
+        found = self._exposures.get(key)
+        if found is None:
+            found = _zone_exposure(_zones(self.board, self.rules.near_edge_depth), *self._heights())
+            if len(self._exposures) >= KEPT_EXPOSURES:
+                self._exposures.clear()
+            self._exposures[key] = found
+        return dict(found[0]), found[1]
 
     def checked_exposure(self) -> dict[str, float]:
         """Each side's exposure now as a check of the table gives it (its report's metrics:
@@ -834,11 +861,11 @@ class _LaneCloser:
                 ways.append((piece_id, True))
         spots_of = _SpotRanking.of(
             layout.board,
-            tuple((layout.library.pieces[piece_id], centre) for piece_id, centre in ways),
+            [(layout.library.pieces[piece_id], centre) for piece_id, centre in ways],
             layout.symmetry,
             layout.tall_kinds,
         )
-        if not spots_of.entries:
+        if not spots_of.groups:
             return []
         words = _lane_words(layout.board)
         array = spots_of.array
@@ -851,8 +878,7 @@ class _LaneCloser:
         chosen = chosen[np.lexsort((ties[chosen], -scores[chosen]))]
         if top is not None:
             chosen = chosen[:top]
-        entries = spots_of.entries
-        return [(int(scores[k]), int(ties[k]), *entries[k]) for k in chosen.tolist()]
+        return [(int(scores[k]), int(ties[k]), *spots_of.entry(k)) for k in chosen.tolist()]
 
     def _open_mask(self, open_lanes: Lanes) -> int:
         layout = self.layout

@@ -22,6 +22,8 @@ from tablegen.engine.generate import (
     _laid,
     _Layout,
     _rng,
+    _zone_exposure,
+    _zones,
     coverage_window,
     generate_table,
 )
@@ -322,6 +324,32 @@ def test_a_candidate_given_up_unchecked_is_one_its_check_would_refuse(symmetry):
             if laid.ruled_out(window, RULES, band):
                 assert not _acceptable(report, len(laid.spec.terrain), window, RULES, params, band)
     assert given_up >= 3
+
+
+def test_a_layouts_exposure_is_its_terrains_after_any_move_or_restore():
+    # _Layout.exposure keeps the last terrains' exposure: it is always the terrain's now.
+    library = terrain_library()
+    params = Parameters(seed=4, symmetry="none")
+    layout = _Layout(STANDARD, RULES, library, params, random.Random(4))
+    zones = _zones(STANDARD, RULES.near_edge_depth)
+
+    def fresh():
+        return _zone_exposure(zones, *layout._heights())
+
+    start = layout.snapshot()
+    assert layout.exposure() == fresh()
+    for piece_id in ["building-4", "wall-3", "hill-4", "crates"] * 3:
+        layout.try_place(library.pieces[piece_id], 80, tries=0)
+        assert layout.exposure() == fresh()
+    middle = layout.snapshot()
+    layout.take(layout.pieces[0])
+    assert layout.exposure() == fresh()
+    for state in (start, middle, start):
+        layout.restore(state)
+        assert layout.exposure() == fresh()
+    shown, _ = layout.exposure()
+    shown["A"] = -1.0  # a caller's copy: what is kept stays
+    assert layout.exposure() == fresh()
 
 
 # A terrain box of the issue-24 kind, for the digests below.
