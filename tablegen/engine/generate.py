@@ -43,7 +43,7 @@ from onefinity.rules.lineoffire import _direction_pattern, crossed_hexes
 from onefinity.rules.ruleset import TableRules
 from tablegen.engine.boxfit import Advice, Spot, Spots, box_fit, box_problem, named, spots
 from tablegen.engine.library import Piece, TerrainLibrary, terrain_library
-from tablegen.engine.metrics import TableReport, check_table
+from tablegen.engine.metrics import TableReport, _board_facts, _flood, check_table
 from tablegen.engine.tables import Placed, TableSpec
 
 SYMMETRIES = ("none", "point", "mirror")
@@ -324,6 +324,17 @@ def _spot_masks(
     return tuple(result)
 
 
+@functools.lru_cache(maxsize=8)
+def _hex_bits(board: Board) -> tuple[tuple[int, ...], int, int, tuple[int, int]]:
+    """Each hex as a bit of a board-sized number (the check's layout: a neighbour's bit is
+    the hex's shifted by 1, stride - 1 or stride), the stride, every hex's bits, and side A's
+    and side B's edge rows' bits."""
+    facts = _board_facts(board)
+    bits = tuple(1 << int(bit) for bit in facts.bit.tolist())
+    edges = tuple(sum(bits[i] for i in board.edge_row(side)) for side in ("A", "B"))
+    return bits, facts.stride, sum(bits), (edges[0], edges[1])
+
+
 @functools.lru_cache(maxsize=32)
 def _near(board: Board, side: str, depth: int) -> tuple[int, ...]:
     """The hexes within `depth` rows of a side's table edge."""
@@ -543,21 +554,18 @@ class _Layout:
 
     def connected(self, walls: set[int]) -> bool:
         """Can every hex a trooper may stand on still be reached from both table edges once
-        `walls` are added? (A piece that cuts off a corner is never placed.)"""
-        board = self.board
-        closed = walls | {i for i, kind in self.terrain.items() if not self.enterable[kind]}
-        open_count = len(board) - len(closed)
-        for side in ("A", "B"):
-            start = [i for i in board.edge_row(side) if i not in closed]
-            seen = set(start)
-            while start:
-                for m in board.neighbours[start.pop()]:
-                    if m not in closed and m not in seen:
-                        seen.add(m)
-                        start.append(m)
-            if len(seen) != open_count:
-                return False
-        return True
+        `walls` are added? (A piece that cuts off a corner is never placed.) The open hexes
+        as the bits of a number, flooded from each side's edge as a check floods them."""
+        bits, stride, everything, edges = _hex_bits(self.board)
+        closed = 0
+        for index in walls:
+            closed |= bits[index]
+        enterable = self.enterable
+        for index, kind in self.terrain.items():
+            if not enterable[kind]:
+                closed |= bits[index]
+        allowed = everything & ~closed
+        return all(_flood(edge, allowed, stride) == allowed for edge in edges)
 
     def _entry_blocking(self, row: int) -> int:
         return sum(

@@ -352,6 +352,48 @@ def test_a_layouts_exposure_is_its_terrains_after_any_move_or_restore():
     assert layout.exposure() == fresh()
 
 
+def reached_by_walking(board: Board, closed: set[int], side: str) -> set[int]:
+    """The open hexes a walk from a side's open edge hexes reaches, neighbour by neighbour."""
+    start = [i for i in board.edge_row(side) if i not in closed]
+    seen = set(start)
+    while start:
+        for m in board.neighbours[start.pop()]:
+            if m not in closed and m not in seen:
+                seen.add(m)
+                start.append(m)
+    return seen
+
+
+def test_a_piece_is_placed_only_where_both_edges_still_reach_every_open_hex():
+    # _Layout.connected floods bits; a walk over the neighbours says the same, on boards of
+    # many sizes and 3,000 terrains, and for an edge hex walled off alone (reached from its
+    # own edge only).
+    rng = random.Random(34)
+    kinds = sorted(RULES.terrain) + ["blocking"] * 3
+    cases = []
+    for _ in range(3000):
+        board = Board.of(rows_by_columns(rng.randrange(2, 13), rng.randrange(1, 11)))
+        hexes = rng.sample(range(len(board)), rng.randrange(len(board) * 2 // 3))
+        terrain = {i: rng.choice(kinds) for i in hexes}
+        free = [i for i in range(len(board)) if i not in terrain]
+        cases.append((board, terrain, set(rng.sample(free, min(len(free), rng.randrange(1, 6))))))
+    corner = STANDARD.edge_row("A")[-1]  # walled off by blocking hexes on its neighbours
+    walled = {i: "blocking" for i in STANDARD.neighbours[corner]}
+    cases.append((STANDARD, walled, {STANDARD.index[(0, 5)]}))
+    differing = 0
+    for board, terrain, walls in cases:
+        params = Parameters(0, symmetry="none")
+        layout = _Layout(board, RULES, terrain_library(), params, random.Random(0))
+        layout.terrain = terrain
+        closed = walls | {i for i, kind in terrain.items() if not RULES.terrain[kind].enterable}
+        open_hexes = set(range(len(board))) - closed
+        walked = all(reached_by_walking(board, closed, side) == open_hexes for side in "AB")
+        from_a = reached_by_walking(board, closed, "A") == open_hexes
+        differing += from_a != walked
+        assert layout.connected(walls) == walked
+    assert differing  # some terrains are reached from one edge only
+
+
 # A terrain box of the issue-24 kind, for the digests below.
 BOX = {"building-4": 2, "hill-4": 2, "wall-3": 6, "crates": 6, "shack-3": 4}
 
