@@ -877,16 +877,25 @@ class _LaneCloser:
             return []
         words = _lane_words(layout.board)
         array = spots_of.array
-        scores = np.bitwise_count(array & _as_words(open_mask, words)).sum(axis=1, dtype=np.int64)
-        if must:
-            must_words = _as_words(must, words)
-            scores[((array & must_words) != must_words).any(axis=1)] = 0
-        ties = (spots_of.order ^ np.uint64(salt)) & np.uint64(0xFFFFFFFF)
-        chosen = np.flatnonzero(scores > 0)
-        chosen = chosen[np.lexsort((ties[chosen], -scores[chosen]))]
+        # Only the spots that cross every lane of `must` are counted (a column a word).
+        crossing = None
+        for word in range(words):
+            bits = (must >> (64 * word)) & (2**64 - 1)
+            if bits:
+                column = (array[:, word] & np.uint64(bits)) == np.uint64(bits)
+                crossing = column if crossing is None else crossing & column
+        rows = np.arange(len(array)) if crossing is None else np.flatnonzero(crossing)
+        scores = np.bitwise_count(array[rows] & _as_words(open_mask, words)).sum(
+            axis=1, dtype=np.int64
+        )
+        rows, scores = rows[scores > 0], scores[scores > 0]
+        ties = (spots_of.order[rows] ^ np.uint64(salt)) & np.uint64(0xFFFFFFFF)
+        ranked = np.lexsort((ties, -scores))
         if top is not None:
-            chosen = chosen[:top]
-        return [(int(scores[k]), int(ties[k]), *spots_of.entry(k)) for k in chosen.tolist()]
+            ranked = ranked[:top]
+        return [
+            (int(scores[k]), int(ties[k]), *spots_of.entry(int(rows[k]))) for k in ranked.tolist()
+        ]
 
     def _open_mask(self, open_lanes: Lanes) -> int:
         layout = self.layout
