@@ -691,7 +691,7 @@ class _Layout:
         replaces: cover is moved elsewhere, never under a building); None otherwise."""
         standing = {i for p in placements for i in p}
         covers = self.cover_set
-        under = [p for p in self.pieces if standing & set(p.hexes)]
+        under = [p for p in self.pieces if not standing.isdisjoint(p.hexes)]
         return None if any(p.piece not in covers for p in under) else under
 
     def room(self, placements: list[dict[int, str]], piece: Piece, high: int) -> bool:
@@ -705,7 +705,7 @@ class _Layout:
         standing = {i for p in placements for i in p}
         covers = self.cover_set
         spare = sum(
-            len(p.hexes) for p in self.pieces if p.piece in covers and not standing & set(p.hexes)
+            len(p.hexes) for p in self.pieces if p.piece in covers and standing.isdisjoint(p.hexes)
         )
         return needed <= spare
 
@@ -1094,7 +1094,7 @@ class _ExposureSteer:
             removable = [
                 p
                 for p in layout.pieces
-                if p.piece in blockers and spots & set(p.hexes) and p.piece not in keep
+                if p.piece in blockers and not spots.isdisjoint(p.hexes) and p.piece not in keep
             ]
             if not removable:
                 return False
