@@ -165,3 +165,14 @@ def test_a_shared_tables_pages_show_every_edit_undo_and_redo_at_once(
     table.refresh_from_db()
     owner_client.post(f"/tables/{table.pk}/redo/", {"version": table.version})
     assert pages_agree() not in (original, edited)
+
+
+def test_the_pages_board_is_the_very_board_a_stored_table_reads_as():
+    # The engine's caches of a board's geometry are keyed by the board: one object for the
+    # standard board, not an equal one made anew for each request.
+    from tablegen.engine.tables import read_table_document, table_document
+    from tablegen.pages import board
+
+    assert board() is board() and board() == BOARD
+    stored = read_table_document(table_document(TableSpec(BOARD, {0: "cover"})), RULES)
+    assert stored.board is board()
