@@ -74,6 +74,18 @@ class KeptWidgets(BaseRenderer):
     def render(self, template_name: str, context: dict[str, Any], request: Any = None) -> str:
         if request is not None:
             return str(self.site.render(template_name, context, request))
+        # A number typed (the seed: new on every table) is kept as a stand-in and put back
+        # in the HTML: digits, a sign and a point are the same escaped or not.
+        widget = context.get("widget")
+        typed = widget.get("value") if isinstance(widget, dict) else None
+        if isinstance(widget, dict) and type(typed) is str and NUMBER.fullmatch(typed):
+            html = self._kept(template_name, context | {"widget": widget | {"value": STAND_IN}})
+            if html.count(STAND_IN) == 1:
+                return html.replace(STAND_IN, typed)
+            # Not a template that shows the value as it is: drawn with it.
+        return self._kept(template_name, context)
+
+    def _kept(self, template_name: str, context: dict[str, Any]) -> str:
         try:
             key = (template_name, _frozen(context))
         except _Unkept:
@@ -84,6 +96,11 @@ class KeptWidgets(BaseRenderer):
             _WIDGETS.put(key, html)
         return html
 
+
+# A number as a widget's value (KeptWidgets), and what stands for it in a widget kept: a
+# character no template or escaping makes or changes.
+NUMBER = re.compile(r"-?[0-9]{1,30}(\.[0-9]{1,30})?")
+STAND_IN = "\x00"
 
 # The widgets drawn, by template and context (KeptWidgets): bounded in characters (a key
 # weighs about what its HTML does), shared by the server's threads.

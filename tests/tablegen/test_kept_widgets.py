@@ -75,13 +75,28 @@ def test_a_context_that_is_not_plain_data_is_drawn_and_not_kept(monkeypatch):
     assert len(kept) == 1
 
 
+def test_every_seed_is_drawn_from_one_widget_kept(monkeypatch):
+    # A number typed is kept as a stand-in and put back: the seed, new on every table made,
+    # keeps one widget, and each draws what Django draws with it.
+    kept = Recent(100_000, lambda html: 2 * len(html))
+    monkeypatch.setattr(table_forms, "_WIDGETS", kept)
+    for seed in ("0", "7", "123456", "4611686018427387904", "-3", "12.5", "1e3", "0x1F", " 4"):
+        data = query(f"seed={seed}&coverage=0.45&symmetry=point&mix=balanced".replace(" ", "+"))
+        ours, djangos = GenerateForm(data), GenerateForm(data, renderer=get_default_renderer())
+        assert str(ours["seed"]) == str(djangos["seed"])
+        assert str(ours["coverage"]) == str(djangos["coverage"])
+    seeds = [key for key, _ in kept.items() if "seed" in repr(key)]
+    # One for the valid numbers and one for the refused ("-3", "12.5": marked invalid); one
+    # each for what is not a number ("1e3", "0x1F", " 4").
+    assert len(seeds) == 5
+
+
 def test_the_widgets_kept_are_bounded(monkeypatch):
     kept = Recent(4_000, lambda html: 2 * len(html))
     monkeypatch.setattr(table_forms, "_WIDGETS", kept)
-    for seed in range(100):
-        form = GenerateForm(query(f"seed={seed}&coverage=0.45&symmetry=point&mix=balanced"))
-        drawn(form)
+    for number in range(100):
+        drawn(EmptyBoardForm(query(f"name=Board+{number}&rows=11&columns=9")))
     weights = [2 * len(html) for _, html in kept.items()]
     assert 0 < sum(weights) <= 4_000 and len(kept) < 30
-    # The last seed's widget is among those kept.
-    assert any('value="99"' in html for _, html in kept.items())
+    # The last name's widget is among those kept.
+    assert any('value="Board 99"' in html for _, html in kept.items())
