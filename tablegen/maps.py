@@ -585,6 +585,21 @@ _READ_ONLY_BRUSH = (
 )
 
 
+def _read_only_brush(asked: _Asked) -> dict[str, Any]:
+    """A read-only map's (a shared table, a table generated, a pack's): no palette, brush
+    or symmetric editing (view_body.html draws them for an editor only), so none of their
+    links is made."""
+    return dict.fromkeys(_READ_ONLY_BRUSH, "") | {
+        "brush": asked.brush,
+        "brushes": [],
+        "pieces": [],
+        "box_left": [],
+        "box_over": [],
+        "symmetry": asked.symmetry,
+        "symmetries": [],
+    }
+
+
 def _brush_context(
     table: TableSpec,
     rules: TableRules,
@@ -595,22 +610,11 @@ def _brush_context(
     editable: bool,
     palette: bool,
 ) -> dict[str, Any]:
-    """The palette: the brushes, the pieces to stamp, the terrain box's count, the brush's
-    piece and its outline, and symmetric editing."""
-    brush, symmetry, at = asked.brush, asked.symmetry, links.at
+    """An editor's palette: the brushes, the pieces to stamp, the terrain box's count, the
+    brush's piece and its outline, and symmetric editing."""
     if not editable:
-        # A read-only map (a shared table, a table generated, a pack's) shows no palette,
-        # brush or symmetric editing (view_body.html draws them for an editor only): none
-        # of their links is made.
-        return dict.fromkeys(_READ_ONLY_BRUSH, "") | {
-            "brush": brush,
-            "brushes": [],
-            "pieces": [],
-            "box_left": [],
-            "box_over": [],
-            "symmetry": symmetry,
-            "symmetries": [],
-        }
+        return _read_only_brush(asked)
+    brush, symmetry, at = asked.brush, asked.symmetry, links.at
     left = box_left(table, library)
     return {
         "brush": brush,

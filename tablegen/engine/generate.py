@@ -437,22 +437,6 @@ def _zone_clear(
     return clear
 
 
-def _zone_exposure(
-    zones: _Zones,
-    heights: npt.NDArray[np.int64],
-    levels: npt.NDArray[np.int64],
-    stands: npt.NDArray[np.bool_],
-) -> tuple[dict[str, float], int]:
-    """Each side's exposure (as the metrics compute it), and how many clear lanes run from
-    edge to edge."""
-    clear = _zone_clear(zones, heights, levels, stands)
-    exposure = {
-        side: round(100 * hit / count, 1) if count else 0.0
-        for side, (hit, count) in _zone_seen(zones, clear, stands).items()
-    }
-    return exposure, int(np.count_nonzero(clear & zones.edge_pair))
-
-
 def _zone_seen(
     zones: _Zones, clear: npt.NDArray[np.bool_], stands: npt.NDArray[np.bool_]
 ) -> dict[str, tuple[int, int]]:
@@ -728,22 +712,9 @@ class _Layout:
         self.terrain, self.pieces = dict(saved[0]), list(saved[1])
         self.left = None if saved[2] is None else dict(saved[2])
 
-    def _heights(
-        self,
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-        """Each hex's height, level and whether a trooper may stand there, now."""
-        n = len(self.board)
-        heights = np.zeros(n, dtype=np.int64)
-        levels = np.zeros(n, dtype=np.int64)
-        stands = np.ones(n, dtype=bool)
-        for index, kind in self.terrain.items():
-            terrain = self.rules.terrain[kind]
-            heights[index], levels[index], stands[index] = (
-                terrain.height,
-                terrain.level,
-                terrain.enterable,
-            )
-        return heights, levels, stands
+    def lines(self) -> _ZoneLines:
+        """The lines between the near-edge zones on the terrain now."""
+        return _ZoneLines.of(self.board, self.rules, self.terrain)
 
     def exposure(self) -> tuple[dict[str, float], int]:
         """Each side's exposure now, and how many edge-to-edge lanes are open: from the lines
@@ -752,39 +723,66 @@ class _Layout:
         key = frozenset(self.terrain.items())
         found = self._exposures.get(key)
         if found is None:
-            found = _zone_exposure(_zones(self.board, self.rules.near_edge_depth), *self._heights())
+            found = self.lines().exposure()
             if len(self._exposures) >= KEPT_EXPOSURES:
                 self._exposures.clear()
             self._exposures[key] = found
         return dict(found[0]), found[1]
 
+
+@dataclass(frozen=True, eq=False)
+class _ZoneLines:
+    """Which lines between the near-edge zones are clear on a terrain: all that a
+    candidate's exposure and edge-to-edge lanes depend on, read without checking the whole
+    table (the same lines, blocked the same way)."""
+
+    board: Board
+    zones: _Zones
+    clear: npt.NDArray[np.bool_]
+    stands: npt.NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, board: Board, rules: TableRules, terrain: Mapping[int, str]) -> _ZoneLines:
+        n = len(board)
+        heights = np.zeros(n, dtype=np.int64)
+        levels = np.zeros(n, dtype=np.int64)
+        stands = np.ones(n, dtype=bool)
+        for index, kind in terrain.items():
+            ruled = rules.terrain[kind]
+            heights[index], levels[index], stands[index] = (
+                ruled.height,
+                ruled.level,
+                ruled.enterable,
+            )
+        zones = _zones(board, rules.near_edge_depth)
+        return cls(board, zones, _zone_clear(zones, heights, levels, stands), stands)
+
+    def exposure(self) -> tuple[dict[str, float], int]:
+        """Each side's exposure (the generator's rounding), and how many lanes are open."""
+        exposure = {
+            side: round(100 * hit / count, 1) if count else 0.0
+            for side, (hit, count) in _zone_seen(self.zones, self.clear, self.stands).items()
+        }
+        return exposure, int(np.count_nonzero(self.clear & self.zones.edge_pair))
+
     def checked_exposure(self) -> dict[str, float]:
-        """Each side's exposure now as a check of the table gives it (its report's metrics:
-        the share seen, then as a percentage, rounded the check's way), from the lines
-        between the near-edge zones only."""
-        zones = _zones(self.board, self.rules.near_edge_depth)
-        heights, levels, stands = self._heights()
-        seen = _zone_seen(zones, _zone_clear(zones, heights, levels, stands), stands)
+        """Each side's exposure as a check of the table gives it (its report's metrics: the
+        share seen, then as a percentage, rounded the check's way)."""
         return {
             side: round(100 * float(hit / count), 1) if count else 0.0
-            for side, (hit, count) in seen.items()
+            for side, (hit, count) in _zone_seen(self.zones, self.clear, self.stands).items()
         }
 
     def open_lanes(self) -> Lanes:
-        """The clear lanes from edge to edge now, as a check of the table lists them (its
-        report's `lanes`, in its order: side A's edge hex, then side B's, in board order),
-        from the lines between the near-edge zones only: a tenth of a whole check, which
-        the lane repairs, needing nothing else, used to make after every round."""
-        zones = _zones(self.board, self.rules.near_edge_depth)
-        clear = _zone_clear(zones, *self._heights())
-        hexes = self.board.hexes
+        """The clear lanes from edge to edge, as a check of the table lists them (its
+        report's `lanes`, in its order: side A's edge hex, then side B's, in board order): a
+        tenth of a whole check, which the lane repairs, needing nothing else, used to make
+        after every round."""
+        hexes, zones = self.board.hexes, self.zones
+        open_ = self.clear & zones.edge_pair
         return tuple(
             (hexes[a], hexes[b])
-            for a, b in zip(
-                zones.hex_a[clear & zones.edge_pair].tolist(),
-                zones.hex_b[clear & zones.edge_pair].tolist(),
-                strict=True,
-            )
+            for a, b in zip(zones.hex_a[open_].tolist(), zones.hex_b[open_].tolist(), strict=True)
         )
 
 
@@ -1316,7 +1314,7 @@ def _laid(
     # 4. Exposure into the band tables are made in; without a symmetry, the two sides
     # balanced: exposure (which moves lines of fire), then cover (which does not).
     if not still_open:
-        closed_exposure = layout.checked_exposure() if quick and band is not None else None
+        closed_exposure = layout.lines().checked_exposure() if quick and band is not None else None
         exposure = _ExposureSteer(layout)
         exposure.steer(library.generator.exposure_band, high)
         if quick and band is not None:
@@ -1395,7 +1393,7 @@ def _close_lanes(
 ) -> tuple[TableSpec, Lanes]:
     """Step 3: the lanes found open closed, round by round; the table after the last round
     and the lanes it leaves open (a round needs only those, not a whole check)."""
-    found = layout.open_lanes()
+    found = layout.lines().open_lanes()
     for _ in range(REPAIR_ROUNDS):
         if not found:
             break
@@ -1409,7 +1407,7 @@ def _close_lanes(
                 break
         elif not lanes.repair_box(found, high) and not lanes.relocate(found, high):
             break
-        found = layout.open_lanes()
+        found = layout.lines().open_lanes()
     return layout.spec(params, name), found
 
 

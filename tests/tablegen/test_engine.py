@@ -22,8 +22,7 @@ from tablegen.engine.generate import (
     _laid,
     _Layout,
     _rng,
-    _zone_exposure,
-    _zones,
+    _ZoneLines,
     coverage_window,
     generate_table,
 )
@@ -331,10 +330,9 @@ def test_a_layouts_exposure_is_its_terrains_after_any_move_or_restore():
     library = terrain_library()
     params = Parameters(seed=4, symmetry="none")
     layout = _Layout(STANDARD, RULES, library, params, random.Random(4))
-    zones = _zones(STANDARD, RULES.near_edge_depth)
 
     def fresh():
-        return _zone_exposure(zones, *layout._heights())
+        return _ZoneLines.of(STANDARD, RULES, dict(layout.terrain)).exposure()
 
     start = layout.snapshot()
     assert layout.exposure() == fresh()
@@ -410,7 +408,7 @@ def test_the_lanes_the_generator_repairs_are_the_lanes_a_check_finds(rows, colum
     params = Parameters(seed=0, symmetry="none")
     layout = _Layout(board, RULES, terrain_library(), params, random.Random(0))
     layout.terrain = terrain
-    assert layout.open_lanes() == check_table(TableSpec(board, terrain), RULES).lanes
+    assert layout.lines().open_lanes() == check_table(TableSpec(board, terrain), RULES).lanes
 
 
 @pytest.mark.parametrize(
