@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import math
 import random
 import time
@@ -505,6 +506,7 @@ class _Layout:
         self.enterable = {k: t.enterable for k, t in rules.terrain.items()}
         self.tall_kinds = frozenset(k for k, t in rules.terrain.items() if t.height > 0)
         self._exposures: dict[frozenset[tuple[int, str]], tuple[dict[str, float], int]] = {}
+        self._drawings: dict[tuple[str, ...], tuple[list[str], list[float]]] = {}
 
     def _usable(self, piece: Piece, params: Parameters) -> bool:
         # A piece stands in mirror symmetry only when its mirror image is one of its turns.
@@ -609,6 +611,21 @@ class _Layout:
         return len(self.terrain) + size * (1 if alone else 2) <= high
 
     def draw(self, pieces: list[str]) -> Piece | None:
+        """One of the pieces still to place, drawn by weight (from a mix, every piece is:
+        its running weights are worked out once for the candidate, as random.choices would
+        from the weights, the same draw)."""
+        if self.left is None:
+            key = tuple(pieces)
+            drawing = self._drawings.get(key)
+            if drawing is None:
+                drawing = self._drawings[key] = (
+                    list(pieces),
+                    list(itertools.accumulate(self.weights[p] for p in pieces)),
+                )
+            choices, running = drawing
+            if not choices:
+                return None
+            return self.library.pieces[self.rng.choices(choices, cum_weights=running)[0]]
         choices = [p for p in pieces if self.placeable(p)]
         if not choices:
             return None
