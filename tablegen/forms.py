@@ -6,11 +6,14 @@ from typing import Any
 
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.forms.renderers import BaseRenderer, get_default_renderer
+from django.utils.safestring import SafeString
 
 from accounts.ownership import owned
 from onefinity.forms import PasteOrUploadForm, StrictIntegerField
 from onefinity.http import HtmxHttpRequest
 from onefinity.rules import current_ruleset
+from onefinity.rules.bounded_cache import Recent
 from onefinity.rules.hexgrid import MAX_BOARD_COLUMNS, MAX_BOARD_ROWS
 from onefinity.rules.jsontext import JsonTextError, parse_json
 from onefinity.rules.ruleset import TableRules
@@ -34,6 +37,77 @@ from tablegen.models import TerrainBox
 HEX_SPOT = re.compile(r"(-?[0-9]{1,6}),(-?[0-9]{1,6})")
 
 
+class _Unkept(Exception):
+    """A widget's context holds a value that is not plain data: it is drawn, not kept."""
+
+
+def _frozen(value: object) -> object:
+    """Plain data (dicts, lists, tuples, strings, numbers, None) as a hashable key that is
+    equal only for the same values of the same types (a safe string, True and 1 differ),
+    dicts in their order (the order of a widget's attributes in its HTML)."""
+    if isinstance(value, dict):
+        return (dict, tuple((key, _frozen(item)) for key, item in value.items()))
+    if isinstance(value, list | tuple):
+        return (type(value), tuple(_frozen(item) for item in value))
+    if value is None or type(value) in (str, SafeString, int, float, bool):
+        return (type(value), value)
+    raise _Unkept
+
+
+class KeptWidgets(BaseRenderer):
+    """The site's form renderer, each widget's HTML kept per process by the whole context it
+    is drawn from: Django draws a widget through its templates (a select through one per
+    option), 56 to 137 µs a field, and the generate page's nine fields are drawn on every
+    table made, the same but for the seed. A widget's template reads its context alone (no
+    request, no context processors), so the same context draws the same HTML; a context
+    holding anything but plain data is drawn as usual."""
+
+    def __init__(self) -> None:
+        self.site = get_default_renderer()
+        self.form_template_name = self.site.form_template_name
+        self.formset_template_name = self.site.formset_template_name
+        self.field_template_name = self.site.field_template_name
+
+    def get_template(self, template_name: str) -> Any:
+        return self.site.get_template(template_name)
+
+    def render(self, template_name: str, context: dict[str, Any], request: Any = None) -> str:
+        if request is not None:
+            return str(self.site.render(template_name, context, request))
+        # A number typed (the seed: new on every table) is kept as a stand-in and put back
+        # in the HTML: digits, a sign and a point are the same escaped or not.
+        widget = context.get("widget")
+        typed = widget.get("value") if isinstance(widget, dict) else None
+        if isinstance(widget, dict) and type(typed) is str and NUMBER.fullmatch(typed):
+            html = self._kept(template_name, context | {"widget": widget | {"value": STAND_IN}})
+            if html.count(STAND_IN) == 1:
+                return html.replace(STAND_IN, typed)
+            # Not a template that shows the value as it is: drawn with it.
+        return self._kept(template_name, context)
+
+    def _kept(self, template_name: str, context: dict[str, Any]) -> str:
+        try:
+            key = (template_name, _frozen(context))
+        except _Unkept:
+            return str(self.site.render(template_name, context))
+        html = _WIDGETS.get(key)
+        if html is None:
+            html = str(self.site.render(template_name, context))
+            _WIDGETS.put(key, html)
+        return html
+
+
+# A number as a widget's value (KeptWidgets), and what stands for it in a widget kept: a
+# character no template or escaping makes or changes.
+NUMBER = re.compile(r"-?[0-9]{1,30}(\.[0-9]{1,30})?")
+STAND_IN = "\x00"
+
+# The widgets drawn, by template and context (KeptWidgets): bounded in characters (a key
+# weighs about what its HTML does), shared by the server's threads.
+KEPT_WIDGETS_CHARACTERS = 1_000_000
+_WIDGETS: Recent[tuple[str, object], str] = Recent(KEPT_WIDGETS_CHARACTERS, lambda h: 2 * len(h))
+
+
 def clean_table_name(value: str) -> str:
     """A name as typed, tidied, and held to the table reader's rule (its message if not)."""
     try:
@@ -43,6 +117,8 @@ def clean_table_name(value: str) -> str:
 
 
 class GenerateForm(forms.Form):
+    default_renderer = KeptWidgets
+
     seed = StrictIntegerField(
         label="Seed",
         required=False,
@@ -130,6 +206,8 @@ class PackForm(GenerateForm):
 
 
 class EmptyBoardForm(forms.Form):
+    default_renderer = KeptWidgets
+
     name = forms.CharField(label="Name", max_length=MAX_NAME_LENGTH, initial="My table")
     rows = StrictIntegerField(label="Rows", min_value=2, max_value=MAX_BOARD_ROWS, initial=11)
     columns = StrictIntegerField(

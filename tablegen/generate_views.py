@@ -28,7 +28,7 @@ from tablegen.engine.generate import (
     draft_table,
     generate_table,
 )
-from tablegen.engine.metrics import TableReport, check_table
+from tablegen.engine.metrics import TableReport, checked_table
 from tablegen.engine.tables import MAX_NAME_LENGTH, TableSpec, read_table_document
 from tablegen.forms import EmptyBoardForm, GenerateForm, box_choices
 from tablegen.jobs import generation_job, generation_result
@@ -135,7 +135,7 @@ def _generated(
                 raise
     if "table" in kept:
         spec = read_table_document(kept["table"], table_rules())
-        return spec, check_table(spec, table_rules())
+        return spec, checked_table(spec, table_rules())
     attempt, advice = kept["draft"], kept["advice"]
     raise GenerationError(
         kept["error"],

@@ -22,7 +22,6 @@ from jobs.models import Job, JobFile
 from jobs.running import start_job
 from onefinity.downloads import file_stem
 from onefinity.rules import current_ruleset
-from onefinity.rules.hexgrid import standard_board
 from tablegen.engine.boxes import decode_counts
 from tablegen.engine.generate import (
     BUDGET_SECONDS,
@@ -31,7 +30,7 @@ from tablegen.engine.generate import (
     generate_table,
 )
 from tablegen.engine.library import terrain_library
-from tablegen.engine.tables import TableSpec, table_document
+from tablegen.engine.tables import TableSpec, read_board, table_document
 from tablegen.models import Pack, Table
 from tablegen.packs.steps import advance
 from tablegen.printing import setup_pdf
@@ -145,9 +144,9 @@ def generate(job: Job, progress: Progress) -> JobOutput:
     progress(0, 1)
     result: dict[str, Any]
     try:
-        spec, _ = generate_table(
-            rules, params, standard_board(rules.rows, rules.columns), budget_seconds=WORKER_SECONDS
-        )
+        # The kept standard board (tablegen.pages.board says why).
+        board = read_board({"standard": True}, rules)
+        spec, _ = generate_table(rules, params, board, budget_seconds=WORKER_SECONDS)
         result = {"table": table_document(spec)}
     except GenerationError as error:
         advice = error.advice

@@ -26,7 +26,7 @@ from onefinity.rules.ruleset import TableRules
 from onefinity.rules.text import whole_number
 from tablegen.engine.edits import EditError, footprint, mapping, remove_piece, stamp
 from tablegen.engine.library import Piece, TerrainLibrary, terrain_library
-from tablegen.engine.metrics import TableReport, check_table, sightlines
+from tablegen.engine.metrics import TableReport, checked_table, sightlines
 from tablegen.engine.render import (
     DrawnMap,
     Overlay,
@@ -574,6 +574,32 @@ class _Links:
         return self.from_hex(hex_)
 
 
+# What an editor's palette context holds as text, empty on a read-only map.
+_READ_ONLY_BRUSH = (
+    "brush_colour",
+    "remove_href",
+    "piece_picture",
+    "rotate_href",
+    "image_of",
+    "footprint",
+)
+
+
+def _read_only_brush(asked: _Asked) -> dict[str, Any]:
+    """A read-only map's (a shared table, a table generated, a pack's): no palette, brush
+    or symmetric editing (view_body.html draws them for an editor only), so none of their
+    links is made."""
+    return dict.fromkeys(_READ_ONLY_BRUSH, "") | {
+        "brush": asked.brush,
+        "brushes": [],
+        "pieces": [],
+        "box_left": [],
+        "box_over": [],
+        "symmetry": asked.symmetry,
+        "symmetries": [],
+    }
+
+
 def _brush_context(
     table: TableSpec,
     rules: TableRules,
@@ -584,10 +610,12 @@ def _brush_context(
     editable: bool,
     palette: bool,
 ) -> dict[str, Any]:
-    """The palette: the brushes, the pieces to stamp, the terrain box's count, the brush's
-    piece and its outline, and symmetric editing."""
+    """An editor's palette: the brushes, the pieces to stamp, the terrain box's count, the
+    brush's piece and its outline, and symmetric editing."""
+    if not editable:
+        return _read_only_brush(asked)
     brush, symmetry, at = asked.brush, asked.symmetry, links.at
-    left = box_left(table, library) if editable else []
+    left = box_left(table, library)
     return {
         "brush": brush,
         "brushes": [
@@ -599,9 +627,7 @@ def _brush_context(
         else [],
         "brush_colour": colour(brush.kind) if brush.paints else "",
         "pieces": (
-            piece_palette(library, brush, at, symmetry, box_of(table, library))
-            if editable and palette
-            else []
+            piece_palette(library, brush, at, symmetry, box_of(table, library)) if palette else []
         ),
         "box_left": left,
         "box_over": [row for row in left if row["over"]],
@@ -721,7 +747,7 @@ def map_context(
     `base` is the page's own URL (it may carry a query: the generate page's parameters);
     `version` is the saved table's, carried by every edit the page sends so that an edit
     drawn from an older version is refused."""
-    report = report or check_table(table, rules)
+    report = report or checked_table(table, rules)
     library = terrain_library(tuple(rules.terrain))
     asked = _read_asked(query, table, rules, library, editable, settings)
     drawn, explanation, landing, refusal = _shown(table, report, rules, library, asked)

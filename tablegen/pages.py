@@ -16,11 +16,11 @@ from django_htmx.http import push_url
 from accounts.ownership import owned
 from onefinity.http import HtmxHttpRequest, stale_words
 from onefinity.rules import current_ruleset
-from onefinity.rules.hexgrid import Board, standard_board
+from onefinity.rules.hexgrid import Board
 from onefinity.rules.ruleset import TableRules
 from tablegen.engine.library import TerrainLibrary, terrain_library
 from tablegen.engine.metrics import TableReport
-from tablegen.engine.tables import TableSpec
+from tablegen.engine.tables import TableSpec, read_board
 from tablegen.maps import Brush, map_context, recall_drawn, remember_drawn
 from tablegen.models import Pack, Table
 from tablegen.printing import qr_svg
@@ -39,8 +39,10 @@ def table_library() -> TerrainLibrary:
 
 
 def board() -> Board:
-    rules = table_rules()
-    return standard_board(rules.rows, rules.columns)
+    """The standard board, the very object a table read from its document has: the
+    engine's caches of a board's geometry are keyed by it, and an equal board made anew
+    for each request compared its 104 hexes one by one on every look-up."""
+    return read_board({"standard": True}, table_rules())
 
 
 def render_table(

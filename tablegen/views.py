@@ -28,7 +28,7 @@ from onefinity.rules import current_ruleset
 from onefinity.rules.text import normalize_name
 from tablegen import pages
 from tablegen.editing import Refused, edit_terrain, read_settings
-from tablegen.engine.metrics import check_table
+from tablegen.engine.metrics import check_table, checked_table
 from tablegen.engine.render import png
 from tablegen.engine.tables import TableDocumentError, table_document
 from tablegen.jobs import setup_sheet, setup_sheet_job, worker_prints
@@ -82,7 +82,7 @@ def table_list(request: HtmxHttpRequest) -> HttpResponse:
 def table_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = get_owned_or_404(request, Table, pk)
     spec = table.to_spec()
-    report = check_table(spec, table_rules())
+    report = checked_table(spec, table_rules())
     table.store_summary(report)  # made anyway: keeps the list right after a ruleset change
     return pages.render_editor(request, table, spec, report)
 

@@ -25,7 +25,9 @@ coverage at all is told so before any search, by counting (`boxfit.box_problem`)
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import math
 import random
 import time
@@ -37,12 +39,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from onefinity.rules.hexgrid import Board
+from onefinity.rules.hexgrid import Board, Hex
 from onefinity.rules.lineoffire import _direction_pattern, crossed_hexes
 from onefinity.rules.ruleset import TableRules
 from tablegen.engine.boxfit import Advice, Spot, Spots, box_fit, box_problem, named, spots
 from tablegen.engine.library import Piece, TerrainLibrary, terrain_library
-from tablegen.engine.metrics import TableReport, check_table
+from tablegen.engine.metrics import TableReport, _board_facts, _flood, check_table
 from tablegen.engine.tables import Placed, TableSpec
 
 SYMMETRIES = ("none", "point", "mirror")
@@ -67,6 +69,8 @@ COVER_FIRST = ("mirror", "point", "none")
 BOX_COVER_CHOICES = 4
 RELOCATE_PIECES = 8
 RELOCATE_SPOTS = 6
+# Exposures of a candidate's terrains kept while it is laid out (_Layout.exposure).
+KEPT_EXPOSURES = 16
 # Spots tried for a piece added to steer exposure.
 ADD_TRIES = 6
 # With a symmetry, the share of lane repairs that try a piece standing across the centre.
@@ -184,6 +188,10 @@ def coverage_window(
     return max(0, low), min(hexes, high)
 
 
+# Edge-to-edge lanes as a check's report lists them: (side A's edge hex, side B's).
+Lanes = tuple[tuple[Hex, Hex], ...]
+
+
 @dataclass(frozen=True)
 class _Lanes:
     """Every edge-to-edge line of a board and the hexes it crosses."""
@@ -252,6 +260,48 @@ def _spot_arrays(
     return found, array
 
 
+@dataclass(frozen=True, eq=False)
+class _SpotRanking:
+    """The spots a lane repair ranks, of some pieces each on the centre or not (`ways`), in
+    one array: their lanes as rows of 64-bit words (`array`), their places in that order
+    hashed (`order`: the ties are drawn from it and the seed's salt), and where each
+    piece's spots begin (`starts`) in `groups`, each piece's (id, spots with their lanes).
+    Counted over at once instead of piece by piece; each piece's spots are kept
+    (``_spot_arrays``), not every set of pieces."""
+
+    groups: list[tuple[str, tuple[tuple[Spot, int], ...]]]
+    starts: list[int]
+    array: npt.NDArray[np.uint64]
+    order: npt.NDArray[np.uint64]
+
+    @classmethod
+    def of(
+        cls,
+        board: Board,
+        ways: list[tuple[Piece, bool]],
+        symmetry: str,
+        tall: frozenset[str],
+    ) -> _SpotRanking:
+        groups, arrays, starts, count = [], [], [], 0
+        for piece, centre in ways:
+            found, array = _spot_arrays(board, piece, symmetry, centre, tall)
+            if found:
+                groups.append((piece.id, found))
+                arrays.append(array)
+                starts.append(count)
+                count += len(found)
+        joined = np.concatenate(arrays) if arrays else np.zeros((0, 1), dtype=np.uint64)
+        order = np.arange(1, count + 1, dtype=np.uint64) * np.uint64(2654435761)
+        return cls(groups, starts, joined, order)
+
+    def entry(self, k: int) -> tuple[str, Spot, int]:
+        """The k-th spot: its piece, the spot and its lanes."""
+        group = bisect.bisect_right(self.starts, k) - 1
+        piece_id, found = self.groups[group]
+        spot, mask = found[k - self.starts[group]]
+        return piece_id, spot, mask
+
+
 @functools.lru_cache(maxsize=4096)
 def _spot_masks(
     board: Board, piece: Piece, symmetry: str, centre: bool, tall: frozenset[str]
@@ -273,6 +323,17 @@ def _spot_masks(
         if mask:
             result.append((spot, mask))
     return tuple(result)
+
+
+@functools.lru_cache(maxsize=8)
+def _hex_bits(board: Board) -> tuple[tuple[int, ...], int, int, tuple[int, int]]:
+    """Each hex as a bit of a board-sized number (the check's layout: a neighbour's bit is
+    the hex's shifted by 1, stride - 1 or stride), the stride, every hex's bits, and side A's
+    and side B's edge rows' bits."""
+    facts = _board_facts(board)
+    bits = tuple(1 << int(bit) for bit in facts.bit.tolist())
+    edges = tuple(sum(bits[i] for i in board.edge_row(side)) for side in ("A", "B"))
+    return bits, facts.stride, sum(bits), (edges[0], edges[1])
 
 
 @functools.lru_cache(maxsize=32)
@@ -356,14 +417,15 @@ def _zones(board: Board, depth: int) -> _Zones:
     )
 
 
-def _zone_exposure(
+def _zone_clear(
     zones: _Zones,
     heights: npt.NDArray[np.int64],
     levels: npt.NDArray[np.int64],
     stands: npt.NDArray[np.bool_],
-) -> tuple[dict[str, float], int]:
-    """Each side's exposure (as the metrics compute it), and how many clear lanes run from
-    edge to edge."""
+) -> npt.NDArray[np.bool_]:
+    """Which lines between the near-edge zones are clear, between standable hexes (as the
+    metrics decide it: a crossed hex, or both hexes of a side run along, higher than the
+    higher end's level blocks)."""
     top = np.zeros(len(zones.pair_a), dtype=np.int64)
     if len(zones.cross):
         np.maximum.at(top, zones.cross_owner, heights[zones.cross])
@@ -373,17 +435,23 @@ def _zone_exposure(
         )
     clear = top <= np.maximum(levels[zones.hex_a], levels[zones.hex_b])
     clear &= stands[zones.hex_a] & stands[zones.hex_b]
+    return clear
+
+
+def _zone_seen(
+    zones: _Zones, clear: npt.NDArray[np.bool_], stands: npt.NDArray[np.bool_]
+) -> dict[str, tuple[int, int]]:
+    """Each side's standable near-edge hexes the other side's see, and how many there are."""
     grid = clear.reshape(len(zones.near["A"]), len(zones.near["B"]))
-    exposure = {}
+    found = {}
     for side, seen, own in (
         ("A", grid.any(axis=1), zones.near["A"]),
         ("B", grid.any(axis=0), zones.near["B"]),
     ):
         standing = stands[own]
         count = int(standing.sum())
-        hit = int(np.count_nonzero(np.asarray(seen) & standing))
-        exposure[side] = round(100 * hit / count, 1) if count else 0.0
-    return exposure, int(np.count_nonzero(clear & zones.edge_pair))
+        found[side] = (int(np.count_nonzero(np.asarray(seen) & standing)), count)
+    return found
 
 
 @functools.lru_cache(maxsize=16_384)
@@ -437,6 +505,8 @@ class _Layout:
         self.cover_set = frozenset(self._covers)
         self.enterable = {k: t.enterable for k, t in rules.terrain.items()}
         self.tall_kinds = frozenset(k for k, t in rules.terrain.items() if t.height > 0)
+        self._exposures: dict[frozenset[tuple[int, str]], tuple[dict[str, float], int]] = {}
+        self._drawings: dict[tuple[str, ...], tuple[list[str], list[float]]] = {}
 
     def _usable(self, piece: Piece, params: Parameters) -> bool:
         # A piece stands in mirror symmetry only when its mirror image is one of its turns.
@@ -470,21 +540,18 @@ class _Layout:
 
     def connected(self, walls: set[int]) -> bool:
         """Can every hex a trooper may stand on still be reached from both table edges once
-        `walls` are added? (A piece that cuts off a corner is never placed.)"""
-        board = self.board
-        closed = walls | {i for i, kind in self.terrain.items() if not self.enterable[kind]}
-        open_count = len(board) - len(closed)
-        for side in ("A", "B"):
-            start = [i for i in board.edge_row(side) if i not in closed]
-            seen = set(start)
-            while start:
-                for m in board.neighbours[start.pop()]:
-                    if m not in closed and m not in seen:
-                        seen.add(m)
-                        start.append(m)
-            if len(seen) != open_count:
-                return False
-        return True
+        `walls` are added? (A piece that cuts off a corner is never placed.) The open hexes
+        as the bits of a number, flooded from each side's edge as a check floods them."""
+        bits, stride, everything, edges = _hex_bits(self.board)
+        closed = 0
+        for index in walls:
+            closed |= bits[index]
+        enterable = self.enterable
+        for index, kind in self.terrain.items():
+            if not enterable[kind]:
+                closed |= bits[index]
+        allowed = everything & ~closed
+        return all(_flood(edge, allowed, stride) == allowed for edge in edges)
 
     def _entry_blocking(self, row: int) -> int:
         return sum(
@@ -544,6 +611,21 @@ class _Layout:
         return len(self.terrain) + size * (1 if alone else 2) <= high
 
     def draw(self, pieces: list[str]) -> Piece | None:
+        """One of the pieces still to place, drawn by weight (from a mix, every piece is:
+        its running weights are worked out once for the candidate, as random.choices would
+        from the weights, the same draw)."""
+        if self.left is None:
+            key = tuple(pieces)
+            drawing = self._drawings.get(key)
+            if drawing is None:
+                drawing = self._drawings[key] = (
+                    list(pieces),
+                    list(itertools.accumulate(self.weights[p] for p in pieces)),
+                )
+            choices, running = drawing
+            if not choices:
+                return None
+            return self.library.pieces[self.rng.choices(choices, cum_weights=running)[0]]
         choices = [p for p in pieces if self.placeable(p)]
         if not choices:
             return None
@@ -610,7 +692,7 @@ class _Layout:
         replaces: cover is moved elsewhere, never under a building); None otherwise."""
         standing = {i for p in placements for i in p}
         covers = self.cover_set
-        under = [p for p in self.pieces if standing & set(p.hexes)]
+        under = [p for p in self.pieces if not standing.isdisjoint(p.hexes)]
         return None if any(p.piece not in covers for p in under) else under
 
     def room(self, placements: list[dict[int, str]], piece: Piece, high: int) -> bool:
@@ -624,7 +706,7 @@ class _Layout:
         standing = {i for p in placements for i in p}
         covers = self.cover_set
         spare = sum(
-            len(p.hexes) for p in self.pieces if p.piece in covers and not standing & set(p.hexes)
+            len(p.hexes) for p in self.pieces if p.piece in covers and standing.isdisjoint(p.hexes)
         )
         return needed <= spare
 
@@ -647,22 +729,77 @@ class _Layout:
         self.terrain, self.pieces = dict(saved[0]), list(saved[1])
         self.left = None if saved[2] is None else dict(saved[2])
 
+    def lines(self) -> _ZoneLines:
+        """The lines between the near-edge zones on the terrain now."""
+        return _ZoneLines.of(self.board, self.rules, self.terrain)
+
     def exposure(self) -> tuple[dict[str, float], int]:
         """Each side's exposure now, and how many edge-to-edge lanes are open: from the lines
-        between the near-edge zones only."""
-        n = len(self.board)
+        between the near-edge zones only. The last few terrains' are kept: a step that tries
+        moves from one state asks again for that state's after each move taken back."""
+        key = frozenset(self.terrain.items())
+        found = self._exposures.get(key)
+        if found is None:
+            found = self.lines().exposure()
+            if len(self._exposures) >= KEPT_EXPOSURES:
+                self._exposures.clear()
+            self._exposures[key] = found
+        return dict(found[0]), found[1]
+
+
+@dataclass(frozen=True, eq=False)
+class _ZoneLines:
+    """Which lines between the near-edge zones are clear on a terrain: all that a
+    candidate's exposure and edge-to-edge lanes depend on, read without checking the whole
+    table (the same lines, blocked the same way)."""
+
+    board: Board
+    zones: _Zones
+    clear: npt.NDArray[np.bool_]
+    stands: npt.NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, board: Board, rules: TableRules, terrain: Mapping[int, str]) -> _ZoneLines:
+        n = len(board)
         heights = np.zeros(n, dtype=np.int64)
         levels = np.zeros(n, dtype=np.int64)
         stands = np.ones(n, dtype=bool)
-        for index, kind in self.terrain.items():
-            terrain = self.rules.terrain[kind]
+        for index, kind in terrain.items():
+            ruled = rules.terrain[kind]
             heights[index], levels[index], stands[index] = (
-                terrain.height,
-                terrain.level,
-                terrain.enterable,
+                ruled.height,
+                ruled.level,
+                ruled.enterable,
             )
-        return _zone_exposure(
-            _zones(self.board, self.rules.near_edge_depth), heights, levels, stands
+        zones = _zones(board, rules.near_edge_depth)
+        return cls(board, zones, _zone_clear(zones, heights, levels, stands), stands)
+
+    def exposure(self) -> tuple[dict[str, float], int]:
+        """Each side's exposure (the generator's rounding), and how many lanes are open."""
+        exposure = {
+            side: round(100 * hit / count, 1) if count else 0.0
+            for side, (hit, count) in _zone_seen(self.zones, self.clear, self.stands).items()
+        }
+        return exposure, int(np.count_nonzero(self.clear & self.zones.edge_pair))
+
+    def checked_exposure(self) -> dict[str, float]:
+        """Each side's exposure as a check of the table gives it (its report's metrics: the
+        share seen, then as a percentage, rounded the check's way)."""
+        return {
+            side: round(100 * float(hit / count), 1) if count else 0.0
+            for side, (hit, count) in _zone_seen(self.zones, self.clear, self.stands).items()
+        }
+
+    def open_lanes(self) -> Lanes:
+        """The clear lanes from edge to edge, as a check of the table lists them (its
+        report's `lanes`, in its order: side A's edge hex, then side B's, in board order): a
+        tenth of a whole check, which the lane repairs, needing nothing else, used to make
+        after every round."""
+        hexes, zones = self.board.hexes, self.zones
+        open_ = self.clear & zones.edge_pair
+        return tuple(
+            (hexes[a], hexes[b])
+            for a, b in zip(zones.hex_a[open_].tolist(), zones.hex_b[open_].tolist(), strict=True)
         )
 
 
@@ -739,50 +876,48 @@ class _LaneCloser:
         (Counted over all spots at once, with numpy: the lanes of each spot as words.)"""
         layout = self.layout
         salt = layout.rng.getrandbits(32)
-        words = _lane_words(layout.board)
-        open_words = _as_words(open_mask, words)
-        must_words = _as_words(must, words)
-        found: list[tuple[str, tuple[tuple[Spot, int], ...], npt.NDArray[np.int64]]] = []
+        ways = []
         for piece_id in pieces:
-            piece = layout.library.pieces[piece_id]
             alone = layout.alone(piece_id)
-            ways = [True] if alone else [False]
+            ways.append((piece_id, alone))
             if layout.mapping is not None and not alone and layout.may_centre(piece_id):
-                ways.append(True)
-            for centre in ways:
-                spots_masks, array = _spot_arrays(
-                    layout.board, piece, layout.symmetry, centre, layout.tall_kinds
-                )
-                if not len(spots_masks):
-                    continue
-                score = np.bitwise_count(array & open_words).sum(axis=1, dtype=np.int64)
-                if must:
-                    score[((array & must_words) != must_words).any(axis=1)] = 0
-                found.append((piece_id, spots_masks, score))
-        if not found:
+                ways.append((piece_id, True))
+        spots_of = _SpotRanking.of(
+            layout.board,
+            [(layout.library.pieces[piece_id], centre) for piece_id, centre in ways],
+            layout.symmetry,
+            layout.tall_kinds,
+        )
+        if not spots_of.groups:
             return []
-        scores = np.concatenate([score for _, _, score in found])
-        order = np.arange(1, len(scores) + 1, dtype=np.uint64)
-        ties = ((order * np.uint64(2654435761)) ^ np.uint64(salt)) & np.uint64(0xFFFFFFFF)
-        chosen = np.flatnonzero(scores > 0)
-        chosen = chosen[np.lexsort((ties[chosen], -scores[chosen]))]
+        words = _lane_words(layout.board)
+        array = spots_of.array
+        # Only the spots that cross every lane of `must` are counted (a column a word).
+        crossing = None
+        for word in range(words):
+            bits = (must >> (64 * word)) & (2**64 - 1)
+            if bits:
+                column = (array[:, word] & np.uint64(bits)) == np.uint64(bits)
+                crossing = column if crossing is None else crossing & column
+        rows = np.arange(len(array)) if crossing is None else np.flatnonzero(crossing)
+        scores = np.bitwise_count(array[rows] & _as_words(open_mask, words)).sum(
+            axis=1, dtype=np.int64
+        )
+        rows, scores = rows[scores > 0], scores[scores > 0]
+        ties = (spots_of.order[rows] ^ np.uint64(salt)) & np.uint64(0xFFFFFFFF)
+        ranked = np.lexsort((ties, -scores))
         if top is not None:
-            chosen = chosen[:top]
-        starts = np.cumsum([0] + [len(spots_masks) for _, spots_masks, _ in found])
-        ranked = []
-        for k in chosen.tolist():
-            group = int(np.searchsorted(starts, k, side="right")) - 1
-            piece_id, spots_masks, _ = found[group]
-            spot, mask = spots_masks[k - int(starts[group])]
-            ranked.append((int(scores[k]), int(ties[k]), piece_id, spot, mask))
-        return ranked
+            ranked = ranked[:top]
+        return [
+            (int(scores[k]), int(ties[k]), *spots_of.entry(int(rows[k]))) for k in ranked.tolist()
+        ]
 
-    def _open_mask(self, report: TableReport) -> int:
+    def _open_mask(self, open_lanes: Lanes) -> int:
         layout = self.layout
         lanes = _lanes(layout.board)
         index_of = {end: k for k, end in enumerate(lanes.ends)}
         return sum(
-            1 << index_of[(layout.board.index[a], layout.board.index[b])] for a, b in report.lanes
+            1 << index_of[(layout.board.index[a], layout.board.index[b])] for a, b in open_lanes
         )
 
     def _lane_score(self, placements: list[dict[int, str]], open_lanes: set[int]) -> int:
@@ -802,15 +937,13 @@ class _LaneCloser:
             0 if (kind := terrain.get(end)) is None else rules.terrain[kind].level for end in ends
         )
 
-    def repair(self, report: TableReport, high: int) -> bool:
-        """Close the lanes the report found with one more blocking or elevated piece; False
-        when no placement closes any."""
+    def repair(self, found: Lanes, high: int) -> bool:
+        """Close the lanes found open (`found`, as a report lists them) with one more
+        blocking or elevated piece; False when no placement closes any."""
         layout = self.layout
         lanes = _lanes(layout.board)
         index_of = {end: k for k, end in enumerate(lanes.ends)}
-        open_lanes = {
-            index_of[(layout.board.index[a], layout.board.index[b])] for a, b in report.lanes
-        }
+        open_lanes = {index_of[(layout.board.index[a], layout.board.index[b])] for a, b in found}
         blockers = layout.blockers()
         best: tuple[int, int, list[dict[int, str]], Piece] | None = None
         # A box has no piece to spare: its repairs look harder for the best spot.
@@ -846,14 +979,14 @@ class _LaneCloser:
         layout.put(placements, piece)
         return True
 
-    def repair_box(self, report: TableReport, high: int) -> bool:
+    def repair_box(self, found: Lanes, high: int) -> bool:
         """Close lanes with the box's tall pieces left: of every spot of every one of them,
         the one that crosses the most open lanes and fits (a box has few: each must count).
         From the mix, of a few tall pieces drawn by their weights."""
         layout = self.layout
         pieces = self._tall_choice()
         for _score, _, piece_id, spot, _mask in self._ranked_spots(
-            self._open_mask(report), pieces, top=BOX_REPAIR_SPOTS
+            self._open_mask(found), pieces, top=BOX_REPAIR_SPOTS
         ):
             piece = layout.library.pieces[piece_id]
             placements = layout.as_placements(spot)
@@ -867,7 +1000,7 @@ class _LaneCloser:
             layout.restore(before)
         return False
 
-    def relocate(self, report: TableReport, high: int) -> bool:
+    def relocate(self, found: Lanes, high: int) -> bool:
         """Close lanes by moving a tall piece already laid (with its image) across an open
         lane: for a box whose tall pieces are all down. False when no move closes more
         lanes than it opens."""
@@ -875,7 +1008,7 @@ class _LaneCloser:
         lanes = _lanes(layout.board)
         keep = set(layout.elevated_first)
         movable = [p for p in layout.pieces if p.piece in layout.blockers() and p.piece not in keep]
-        if not movable or not report.lanes:
+        if not movable or not found:
             return False
         _, now = layout.exposure()
         before = layout.snapshot()
@@ -976,7 +1109,7 @@ class _ExposureSteer:
             removable = [
                 p
                 for p in layout.pieces
-                if p.piece in blockers and spots & set(p.hexes) and p.piece not in keep
+                if p.piece in blockers and not spots.isdisjoint(p.hexes) and p.piece not in keep
             ]
             if not removable:
                 return False
@@ -1128,6 +1261,34 @@ class _CoverSteer:
         return False
 
 
+@dataclass(frozen=True)
+class _GivenUp:
+    """A candidate given up before it was laid out to the end (lanes left open, or its
+    exposure outside the band): the table it gives, and the table the lane repairs left,
+    whose check judges it, with what that check would find of its lanes and (lanes closed)
+    its exposure, read from the lines between the near-edge zones. The check itself is made
+    only when those cannot tell."""
+
+    spec: TableSpec
+    closed: TableSpec
+    lanes: Lanes
+    exposure: dict[str, float] | None
+
+    def ruled_out(
+        self, window: tuple[int, int], rules: TableRules, band: tuple[float, float] | None
+    ) -> bool:
+        """Would ``_acceptable`` refuse it, whatever else the check of `closed` found?"""
+        if not window[0] <= len(self.spec.terrain) <= window[1]:
+            return True
+        if len(self.lanes) > rules.edge_lanes_max:
+            return True  # an edge-lanes problem: neither valid nor a coverage problem alone
+        return (
+            band is not None
+            and self.exposure is not None
+            and not all(band[0] <= e <= band[1] for e in self.exposure.values())
+        )
+
+
 def _candidate(
     board: Board,
     rules: TableRules,
@@ -1140,24 +1301,43 @@ def _candidate(
 ) -> tuple[TableSpec, TableReport, bool]:
     """One candidate layout, its report, and whether it was laid out to the end: `quick`
     gives up on one that cannot be kept (lanes left open, or outside `band`) as soon as
-    that is known, since the rest of the work would be thrown away."""
+    that is known, since the rest of the work would be thrown away; it is judged (and kept
+    as a draft) by the check of the table the lane repairs left."""
+    laid = _laid(board, rules, library, params, rng, name, band, quick)
+    if isinstance(laid, _GivenUp):
+        return laid.spec, check_table(laid.closed, rules), False
+    return *laid, True
+
+
+def _laid(
+    board: Board,
+    rules: TableRules,
+    library: TerrainLibrary,
+    params: Parameters,
+    rng: random.Random,
+    name: str,
+    band: tuple[float, float] | None,
+    quick: bool,
+) -> tuple[TableSpec, TableReport] | _GivenUp:
+    """``_candidate``, a candidate given up left unchecked."""
     layout = _Layout(board, rules, library, params, rng)
     low, high = coverage_window(params, rules, library, len(board))
     lanes = _LaneCloser(layout)
     _lay_first(layout, params, high)
     _lay_pieces(layout, lanes, params, low, high)
-    spec, report = _close_lanes(layout, lanes, params, name, high)
-    if quick and report.lanes:
-        return spec, report, False
+    closed, still_open = _close_lanes(layout, lanes, params, name, high)
+    if quick and still_open:
+        return _GivenUp(closed, closed, still_open, None)
     # 4. Exposure into the band tables are made in; without a symmetry, the two sides
     # balanced: exposure (which moves lines of fire), then cover (which does not).
-    if not report.lanes:
+    if not still_open:
+        closed_exposure = layout.lines().checked_exposure() if quick and band is not None else None
         exposure = _ExposureSteer(layout)
         exposure.steer(library.generator.exposure_band, high)
         if quick and band is not None:
             sides, _ = layout.exposure()
             if not all(band[0] <= e <= band[1] for e in sides.values()):
-                return layout.spec(params, name), report, False
+                return _GivenUp(layout.spec(params, name), closed, (), closed_exposure)
         if layout.mapping is None:
             exposure.balance(high)
     # 5. The coverage asked for, and cover balanced again with cover pieces.
@@ -1170,11 +1350,11 @@ def _candidate(
     if report.lanes and len(layout.terrain) < high and layout.left is not None:
         # Tall pieces laid to reach the coverage may leave a lane: close it if the box can.
         for _ in range(REPAIR_ROUNDS // 3):
-            if not report.lanes or not lanes.repair(report, high):
+            if not report.lanes or not lanes.repair(report.lanes, high):
                 break
             spec = layout.spec(params, name)
             report = check_table(spec, rules)
-    return spec, report, True
+    return spec, report
 
 
 def _lay_first(layout: _Layout, params: Parameters, high: int) -> None:
@@ -1227,13 +1407,12 @@ def _fill(layout: _Layout, pieces: list[str], fill: int, high: int) -> None:
 
 def _close_lanes(
     layout: _Layout, lanes: _LaneCloser, params: Parameters, name: str, high: int
-) -> tuple[TableSpec, TableReport]:
-    """Step 3: the lanes a check finds open closed, round by round; the table and its
-    report after the last round."""
-    spec = layout.spec(params, name)
-    report = check_table(spec, layout.rules)
+) -> tuple[TableSpec, Lanes]:
+    """Step 3: the lanes found open closed, round by round; the table after the last round
+    and the lanes it leaves open (a round needs only those, not a whole check)."""
+    found = layout.lines().open_lanes()
     for _ in range(REPAIR_ROUNDS):
-        if not report.lanes:
+        if not found:
             break
         # From a box, the best spot of its tall pieces left; when all are down, one is moved.
         if layout.left is None:
@@ -1241,13 +1420,12 @@ def _close_lanes(
             # crosses twice the lanes); without, a random spot of many tried, which leaves
             # the table less closed.
             repair = lanes.repair if layout.mapping is None else lanes.repair_box
-            if not repair(report, high):
+            if not repair(found, high):
                 break
-        elif not lanes.repair_box(report, high) and not lanes.relocate(report, high):
+        elif not lanes.repair_box(found, high) and not lanes.relocate(found, high):
             break
-        spec = layout.spec(params, name)
-        report = check_table(spec, layout.rules)
-    return spec, report
+        found = layout.lines().open_lanes()
+    return layout.spec(params, name), found
 
 
 def _acceptable(
@@ -1348,8 +1526,8 @@ class _Search:
         self.banded = (
             settings.exposure_band_box_candidates if box else settings.exposure_band_candidates
         )
-        self.best: tuple[tuple[int, int], int] | None = None
-        self.trouble: Counter[str] = Counter()
+        # Every candidate not kept, in order: its table and report, or given up unchecked.
+        self.passed: list[tuple[int, tuple[TableSpec, TableReport] | _GivenUp]] = []
         self.tried = 0
 
     def run(self, deadline: float | None) -> tuple[TableSpec, TableReport] | None:
@@ -1359,7 +1537,7 @@ class _Search:
             if attempt and deadline is not None and time.perf_counter() > deadline:
                 break
             band = settings.exposure_band if attempt < self.banded else None
-            spec, report, _ = _candidate(
+            laid = _laid(
                 self.board,
                 self.rules,
                 self.library,
@@ -1370,13 +1548,33 @@ class _Search:
                 quick=True,
             )
             self.tried += 1
+            if isinstance(laid, _GivenUp):
+                if laid.ruled_out(self.window, self.rules, band):
+                    self.passed.append((attempt, laid))  # checked if no table is found
+                    continue
+                laid = (laid.spec, check_table(laid.closed, self.rules))
+            spec, report = laid
             if _acceptable(report, len(spec.terrain), self.window, self.rules, params, band):
                 return spec, report
-            self.trouble.update(p.code for p in report.problems)
-            score = _shortfall(report, len(spec.terrain), self.window, None)
-            if self.best is None or score < self.best[0]:
-                self.best = (score, attempt)
+            self.passed.append((attempt, laid))
         return None
+
+    @functools.cached_property
+    def judged(self) -> tuple[tuple[tuple[int, int], int] | None, Counter[str]]:
+        """Of the candidates not kept (checked now if they were given up unchecked): the
+        closest to being kept, as (how far, its number), and the problems they met."""
+        best: tuple[tuple[int, int], int] | None = None
+        trouble: Counter[str] = Counter()
+        for attempt, laid in self.passed:
+            if isinstance(laid, _GivenUp):
+                spec, report = laid.spec, check_table(laid.closed, self.rules)
+            else:
+                spec, report = laid
+            trouble.update(p.code for p in report.problems)
+            score = _shortfall(report, len(spec.terrain), self.window, None)
+            if best is None or score < best[0]:
+                best = (score, attempt)
+        return best, trouble
 
 
 def generate_table(
@@ -1414,8 +1612,8 @@ def generate_table(
     if found is not None:
         return found
     timed_out = search.tried < search.limit
-    kept = None if search.best is None else search.best[1]
-    trouble = search.trouble
+    best, trouble = search.judged
+    kept = None if best is None else best[1]
     draft = None if kept is None else draft_table(rules, params, board, kept, name)
     if params.box is not None:
         said = (

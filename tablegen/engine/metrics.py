@@ -456,6 +456,47 @@ def check_table(
     return TableReport(metrics, problems, clear, terrain, lanes, unreachable)
 
 
+# Reports already made in this process, by everything a check reads of a table: its board
+# and each hex's kind (the rules are kept with the report and must be the very same). A page
+# drawn again for a table that has not changed (a shared table's line of fire from another
+# hex, the editor opened again, the generate page of a table the worker made) reads its
+# report here instead of checking every line again; a table changed in any hex is another
+# key, so a kept report is never an old one. Bounded in bytes (a report holds n x n lines of
+# fire: 11 KB for the standard board, 2.6 MB for 40 x 40), shared by the server's threads;
+# a report is read, never changed, by the pages (onefinity.rules.bounded_cache).
+KEPT_REPORTS_BYTES = 16_000_000
+_reports: Recent[tuple[Board, frozenset[tuple[int, str]]], tuple[TableRules, TableReport]] = Recent(
+    KEPT_REPORTS_BYTES, lambda kept: _report_bytes(kept[1])
+)
+
+
+def _report_bytes(report: TableReport) -> int:
+    # Its lines of fire and per-hex arrays, and its key: about 100 bytes a terrain hex.
+    terrain = report.terrain
+    arrays = terrain.heights.nbytes + terrain.levels.nbytes + terrain.standable.nbytes
+    return report.clear.nbytes + arrays + 100 * int(report.metrics["terrain_hexes"])
+
+
+def checked_table(
+    table: TableSpec, rules: TableRules, before: Mapping[int, str] | None = None
+) -> TableReport:
+    """``check_table``'s report, the one kept if this process has checked a table of the
+    same board and terrain under the same rules before (the name, seed and pieces change
+    no report); otherwise checked (from `before`, as check_table does) and kept."""
+    key = (table.board, frozenset(table.terrain.items()))
+    kept = _reports.get(key)
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    report = check_table(table, rules, before=before)
+    _reports.put(key, (rules, report))
+    return report
+
+
+def forget_kept_reports() -> None:
+    """Drop every kept report (the benchmarks' cold start, and tests)."""
+    _reports.clear()
+
+
 # --- The verdict: each of the ruleset's thresholds, one check -----------------------------------
 
 

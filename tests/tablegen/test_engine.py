@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,19 @@ from hypothesis import strategies as st
 
 from onefinity.rules import current_ruleset
 from onefinity.rules.hexgrid import Board, rows_by_columns, standard_board
-from tablegen.engine.generate import SYMMETRIES, GenerationError, Parameters, generate_table
+from tablegen.engine.generate import (
+    SYMMETRIES,
+    GenerationError,
+    Parameters,
+    _acceptable,
+    _GivenUp,
+    _laid,
+    _Layout,
+    _rng,
+    _ZoneLines,
+    coverage_window,
+    generate_table,
+)
 from tablegen.engine.library import terrain_library
 from tablegen.engine.metrics import check_table, sightlines
 from tablegen.engine.tables import (
@@ -287,6 +300,117 @@ def test_every_seed_gives_a_valid_table_and_always_the_same_one(seed, symmetry, 
     assert again.terrain == table.terrain and again.pieces == table.pieces
 
 
+@pytest.mark.parametrize("symmetry", SYMMETRIES)
+def test_a_candidate_given_up_unchecked_is_one_its_check_would_refuse(symmetry):
+    # The search leaves a candidate given up unchecked (checked only if no table is found)
+    # when what it read of the lanes and exposure already refuses it: the check agrees.
+    library = terrain_library()
+    given_up = 0
+    for seed in range(12):
+        params = Parameters(seed=seed, symmetry=symmetry)
+        window = coverage_window(params, RULES, library, len(STANDARD))
+        band = library.generator.exposure_band
+        for attempt in range(3):
+            laid = _laid(STANDARD, RULES, library, params, _rng(params, attempt), "", band, True)
+            if not isinstance(laid, _GivenUp):
+                continue
+            given_up += 1
+            report = check_table(laid.closed, RULES)
+            assert laid.lanes == report.lanes
+            if laid.exposure is not None:
+                sides = report.metrics["sides"]
+                assert laid.exposure == {side: sides[side]["exposure"] for side in "AB"}
+            if laid.ruled_out(window, RULES, band):
+                assert not _acceptable(report, len(laid.spec.terrain), window, RULES, params, band)
+    assert given_up >= 3
+
+
+def test_a_layouts_exposure_is_its_terrains_after_any_move_or_restore():
+    # _Layout.exposure keeps the last terrains' exposure: it is always the terrain's now.
+    library = terrain_library()
+    params = Parameters(seed=4, symmetry="none")
+    layout = _Layout(STANDARD, RULES, library, params, random.Random(4))
+
+    def fresh():
+        return _ZoneLines.of(STANDARD, RULES, dict(layout.terrain)).exposure()
+
+    start = layout.snapshot()
+    assert layout.exposure() == fresh()
+    for piece_id in ["building-4", "wall-3", "hill-4", "crates"] * 3:
+        layout.try_place(library.pieces[piece_id], 80, tries=0)
+        assert layout.exposure() == fresh()
+    middle = layout.snapshot()
+    layout.take(layout.pieces[0])
+    assert layout.exposure() == fresh()
+    for state in (start, middle, start):
+        layout.restore(state)
+        assert layout.exposure() == fresh()
+    shown, _ = layout.exposure()
+    shown["A"] = -1.0  # a caller's copy: what is kept stays
+    assert layout.exposure() == fresh()
+
+
+def reached_by_walking(board: Board, closed: set[int], side: str) -> set[int]:
+    """The open hexes a walk from a side's open edge hexes reaches, neighbour by neighbour."""
+    start = [i for i in board.edge_row(side) if i not in closed]
+    seen = set(start)
+    while start:
+        for m in board.neighbours[start.pop()]:
+            if m not in closed and m not in seen:
+                seen.add(m)
+                start.append(m)
+    return seen
+
+
+def test_a_piece_is_placed_only_where_both_edges_still_reach_every_open_hex():
+    # _Layout.connected floods bits; a walk over the neighbours says the same, on boards of
+    # many sizes and 3,000 terrains, and for an edge hex walled off alone (reached from its
+    # own edge only).
+    rng = random.Random(34)
+    kinds = sorted(RULES.terrain) + ["blocking"] * 3
+    cases = []
+    for _ in range(3000):
+        board = Board.of(rows_by_columns(rng.randrange(2, 13), rng.randrange(1, 11)))
+        hexes = rng.sample(range(len(board)), rng.randrange(len(board) * 2 // 3))
+        terrain = {i: rng.choice(kinds) for i in hexes}
+        free = [i for i in range(len(board)) if i not in terrain]
+        cases.append((board, terrain, set(rng.sample(free, min(len(free), rng.randrange(1, 6))))))
+    corner = STANDARD.edge_row("A")[-1]  # walled off by blocking hexes on its neighbours
+    walled = {i: "blocking" for i in STANDARD.neighbours[corner]}
+    cases.append((STANDARD, walled, {STANDARD.index[(0, 5)]}))
+    differing = 0
+    for board, terrain, walls in cases:
+        params = Parameters(0, symmetry="none")
+        layout = _Layout(board, RULES, terrain_library(), params, random.Random(0))
+        layout.terrain = terrain
+        closed = walls | {i for i, kind in terrain.items() if not RULES.terrain[kind].enterable}
+        open_hexes = set(range(len(board))) - closed
+        walked = all(reached_by_walking(board, closed, side) == open_hexes for side in "AB")
+        from_a = reached_by_walking(board, closed, "A") == open_hexes
+        differing += from_a != walked
+        assert layout.connected(walls) == walked
+    assert differing  # some terrains are reached from one edge only
+
+
+# A terrain box of the issue-24 kind, for the digests below.
+BOX = {"building-4": 2, "hill-4": 2, "wall-3": 6, "crates": 6, "shack-3": 4}
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(rows=st.integers(2, 12), columns=st.integers(1, 10), data=st.data())
+def test_the_lanes_the_generator_repairs_are_the_lanes_a_check_finds(rows, columns, data):
+    # The lane repairs read the open lanes from the lines between the near-edge zones only,
+    # not from a whole check: the same lanes, in the same order, on any board and terrain.
+    board = Board.of(rows_by_columns(rows, columns))
+    terrain = data.draw(
+        st.dictionaries(st.integers(0, len(board) - 1), st.sampled_from(sorted(RULES.terrain)))
+    )
+    params = Parameters(seed=0, symmetry="none")
+    layout = _Layout(board, RULES, terrain_library(), params, random.Random(0))
+    layout.terrain = terrain
+    assert layout.lines().open_lanes() == check_table(TableSpec(board, terrain), RULES).lanes
+
+
 @pytest.mark.parametrize(
     ("params", "digest"),
     [
@@ -296,6 +420,16 @@ def test_every_seed_gives_a_valid_table_and_always_the_same_one(seed, symmetry, 
             Parameters(seed=11, coverage=0.5, symmetry="mirror", mix="industrial"),
             "9de91cd04d0be453",
         ),
+        # Before the lane repairs read only the lanes (2026-11-27, issue 34): the same.
+        (Parameters(seed=12, symmetry="mirror"), "6d54cd4fc6b54efe"),
+        (Parameters(seed=13, coverage=0.35, symmetry="mirror", mix="urban"), "04bfed17f1e77b3d"),
+        (
+            Parameters(seed=801, coverage=0.55, symmetry="point", mix="industrial"),
+            "ef6d1e8cda5c535e",
+        ),
+        (Parameters(seed=42, coverage=0.5, symmetry="none"), "726e98dc91daf979"),
+        (Parameters(seed=7, symmetry="mirror", box=BOX), "8a28400c7b648c5f"),
+        (Parameters(seed=3, symmetry="point", box=BOX), "3d7eba76bc78ef83"),
     ],
 )
 def test_a_seed_that_already_gave_a_table_still_gives_the_same_one(params, digest):
@@ -319,6 +453,8 @@ def test_the_search_still_gives_up_with_a_clear_message_after_its_bound(monkeypa
     monkeypatch.setattr(
         "tablegen.engine.generate._acceptable", lambda *a: tried.append(1) and False
     )
+    # Every candidate judged by _acceptable (none given up unchecked), to be counted.
+    monkeypatch.setattr(_GivenUp, "ruled_out", lambda *a: False)
     with pytest.raises(GenerationError, match="no valid table found for seed 108 after 25"):
         generate_table(RULES, Parameters(seed=108, symmetry="none"), STANDARD)
     assert len(tried) == 25

@@ -86,3 +86,16 @@ def test_a_damaged_document_is_never_recalled(owner_client, table):
     response = owner_client.get(f"/tables/{table.pk}/")
     assert response.status_code == 409  # the damaged record's page, with its repair
     assert "repair" in response.content.decode().lower()
+
+
+def test_a_shared_tables_page_seen_again_reads_its_document_once(
+    owner_client, table, client, reads
+):
+    owner_client.post(f"/tables/{table.pk}/sharing/", {"change": "on"})
+    table.refresh_from_db()
+    Table.objects.filter(pk=table.pk).update(name="Not yet read")  # no reading kept of it
+    reads.clear()
+    for hex_ in ("2,4", "3,5", "4,6"):
+        page = client.get(f"/t/{table.share_code}/", {"mode": "lof", "from": hex_})
+        assert "Not yet read" in page.content.decode()
+    assert len(reads) == 1
