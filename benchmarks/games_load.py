@@ -32,14 +32,12 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import contextlib
 import datetime
 import json
 import os
 import platform
 import random
 import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -53,7 +51,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.load import free_port, serve_env, start_server, wait_until_up  # noqa: E402
+from benchmarks.load import (  # noqa: E402
+    free_port,
+    serve_env,
+    start_server,
+    stop_server,
+    wait_until_up,
+)
 from loadtest.run import Browser, descendants, percentile, run_timed  # noqa: E402
 
 LIST = ROOT / "benchmarks" / "game_list.json"
@@ -444,12 +448,7 @@ def main() -> int:
         pairs = set_up(base, made, 16)
         report = play_all(pairs, args.seconds, args.pace, server.pid)
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+        stop_server(server)
     report = {"date": f"{when:%Y-%m-%d %H:%M} UTC", "workers": args.workers, **report}
     # The goal is a step's server time; the phone's figure adds nginx, the queue
     # for a thread and the client's own share of the two cores.

@@ -97,6 +97,16 @@ def start_server(root: Path, port: int, folder: Path, workers: int) -> subproces
     )
 
 
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    """Stop what start_server started (its whole session: nginx, gunicorn, the worker)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+
+
 def run_client(base: str, users: int, seconds: float, server: int) -> dict:
     """One run of the load client; its report, with the load average before and after, and
     the CPU time per request of the server (nginx, gunicorn, the task worker) and of the
@@ -175,12 +185,7 @@ def main() -> int:
                 flush=True,
             )
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+        stop_server(server)
     print()
     print(table(reports))
     if args.json:
