@@ -37,16 +37,24 @@ def phones_closed():
         _CONTEXTS.pop().close()
 
 
-def phone_of(browser: Browser, base: str, name: str) -> Page:
+def new_phone(browser: Browser) -> Page:
     context = browser.new_context(viewport=PHONE, bypass_csp=True)
     _CONTEXTS.append(context)
     page = context.new_page()
     patient(page)
+    return page
+
+
+def sign_in(page: Page, base: str, name: str) -> Page:
     page.goto(base + "/games/")
     page.get_by_label("Username").fill(name)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
     return page
+
+
+def phone_of(browser: Browser, base: str, name: str) -> Page:
+    return sign_in(new_phone(browser), base, name)
 
 
 def fits_the_phone(page: Page) -> None:
@@ -283,10 +291,7 @@ def test_a_page_the_worker_took_over_while_it_loaded_is_kept_too(
     alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
     force = Force.create_from_spec(read_force_document(LEGAL_DOCUMENT), "2026.11", 75, owner=alice)
     roster = f"/forces/{force.pk}/roster/"
-    context = browser.new_context(viewport=PHONE, bypass_csp=True)
-    _CONTEXTS.append(context)
-    phone = context.new_page()
-    patient(phone)
+    phone = new_phone(browser)
 
     def slow_worker(route):
         phone.wait_for_timeout(1_500)
@@ -297,11 +302,8 @@ def test_a_page_the_worker_took_over_while_it_loaded_is_kept_too(
             phone.wait_for_timeout(4_000)
         route.continue_()
 
-    context.route("**/games/sw.js", slow_worker)
-    phone.goto(base + "/games/")
-    phone.get_by_label("Username").fill("alice")
-    phone.get_by_label("Password").fill(PASSWORD)
-    phone.get_by_role("button", name="Log in").click()
+    phone.context.route("**/games/sw.js", slow_worker)
+    sign_in(phone, base, "alice")
     # The first signed-in page registers the worker, which arrives 1.5 s later.
     expect(phone.locator("body[data-worker]")).to_be_attached()
     phone.route("**/js/site.js", slow_script)
