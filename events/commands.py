@@ -613,8 +613,14 @@ def open_check_in(event: Event, number: int) -> None:
                 f"Check-in is for the next round to be paired: round {next_round}, not round "
                 f"{number}. Nothing was changed."
             )
-        if round_.check_in_opened_at is None:
-            round_.swap(round_.version, check_in_opened_at=timezone.now())
+        _open_check_in(round_)
+
+
+def _open_check_in(round_: Round) -> None:
+    """Mark the round's check-in open (its version grows: the live pages follow), unless it
+    is already; the round locked by the caller's transaction."""
+    if round_.check_in_opened_at is None:
+        round_.swap(round_.version, check_in_opened_at=timezone.now())
 
 
 def check_in(event: Event, entry: Entry, present: bool, by_organizer: bool = False) -> int:
@@ -637,8 +643,7 @@ def check_in(event: Event, entry: Entry, present: bool, by_organizer: bool = Fal
                     f"Check-in for round {number} is not open yet: the organizer opens it at "
                     "the venue, then you check in here. Nothing was changed."
                 )
-            round_ = _lock_rounds(event, number)[number]
-            round_.swap(round_.version, check_in_opened_at=timezone.now())
+            _open_check_in(_lock_rounds(event, number)[number])
         held = Entry.objects.select_for_update().get(pk=entry.pk)
         held.swap(held.version, checked_in_for=number if present else None)
     return number
