@@ -356,12 +356,16 @@ def player_check_in(request: HtmxHttpRequest, event_id: int, entry_id: int) -> H
     membership = organizer_or_self(request, event_id, entry_id)
     event, entry = membership.event, membership.entry
     assert entry is not None
-    present = request.POST.get("change", "in") != "out"
+    change = request.POST.get("change", "in")
     back = (
         reverse("events:me", args=[event_id]) + "#check-in"
         if not membership.organizer
         else _check_in_page(request, event)
     )
+    if change not in ("in", "out"):
+        messages.error(request, 'Check in ("in") or take it back ("out"): nothing was changed.')
+        return redirect(back)
+    present = change == "in"
     try:
         number = commands.check_in(event, entry, present, by_organizer=membership.organizer)
     except EventRefusal as refusal:

@@ -98,6 +98,17 @@ def test_the_organizers_tick_opens_check_in(organizer_client, event, six):
     assert seated(event, 1) == {ann.pk, ben.pk, cat.pk, dan.pk}
 
 
+def test_a_check_in_that_is_neither_in_nor_out_changes_nothing(organizer_client, event, six):
+    event.lock_all()
+    ann = six["ann"]
+    for change in ("in\x00", "\x1b[31mout", "x" * 10_000, "IN"):
+        response = check_in(organizer_client, event, ann, change)
+        assert response.status_code == 302
+        assert "nothing was changed" in organizer_client.get(response.url).content.decode()
+    assert Entry.objects.get(pk=ann.pk).checked_in_for is None
+    assert Round.objects.get(event=event, number=1).check_in_opened_at is None
+
+
 def test_a_player_checks_in_only_themself(event, six):
     ann, ben = six["ann"], six["ben"]
     assert check_in(client_of(ann), event, ben).status_code == 404
