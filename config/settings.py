@@ -134,7 +134,13 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several server processes write to one SQLite file: WAL lets readers go on while one
     # writes, IMMEDIATE transactions take the write lock up front (no deadlock upgrades),
-    # and writers wait for the lock instead of failing at once.
+    # and writers wait for the lock instead of failing at once: in turn (config.sqlite: the
+    # next writer is woken the moment the last one is done, where SQLite's busy handler
+    # sleeps up to 100 ms between tries, which was most of the editor's p95 under load).
+    DATABASES["default"]["ENGINE"] = "config.sqlite"
+    # The tests' database in memory, as Django's own SQLite engine has it by default (tools
+    # that know that engine by name, pytest-django's, see ours as another).
+    DATABASES["default"]["TEST"] = {"NAME": ":memory:"}
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",

@@ -1,0 +1,1 @@
+"""Django's SQLite backend with SQLite's writers served in turn (see config.sqlite.base)."""

@@ -1,0 +1,159 @@
+"""config.sqlite: SQLite's writers take their turn (the threads of a process on a lock, the
+processes on a file lock beside the database) before BEGIN IMMEDIATE, and let it go when
+their transaction ends, however it ends (issue 34). SQLite's own lock still keeps the
+writes apart: the turn only orders the waiters."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+import time
+
+import pytest
+from django.db import connection, connections, transaction
+
+from config.sqlite import base as sqlite_base
+from forcebuilder.models import Force
+from tests.factories import make_force
+from tests.threads import at_once, thread_database  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.skipif(
+    connection.vendor != "sqlite", reason="the SQLite backend's own waiting"
+)
+
+
+def turn_is_free(path: str) -> bool:
+    """Whether another writer could take the process's turn for ``path`` at once."""
+    turn = sqlite_base.turn_of(path)
+    if not turn.threads.acquire(blocking=False):
+        return False
+    turn.threads.release()
+    return True
+
+
+def as_database(database: dict, *, timeout: float | None = None):
+    """A connection of this thread to ``database`` (``timeout``: the wait for the turn and
+    for SQLite's lock), in place of the test's."""
+    settings = dict(database)
+    if timeout is not None:
+        settings["OPTIONS"] = {**settings["OPTIONS"], "timeout": timeout}
+    connections["default"] = type(connections["default"])(settings, "default")
+    return connections["default"]
+
+
+def test_writers_in_threads_all_commit_one_at_a_time(thread_database):  # noqa: F811
+    [force] = at_once(1, thread_database, lambda i: make_force())
+    inside: list[int] = []
+
+    def write(i: int) -> int:
+        with transaction.atomic():
+            assert connections["default"].holds_writers_turn
+            inside.append(i)
+            assert len(inside) == 1, "two writers inside at once"
+            # Read, then write what was read plus one: a lost update if two were inside.
+            current = Force.objects.get(pk=force.pk).points_limit
+            Force.objects.filter(pk=force.pk).update(points_limit=current + 1)
+            inside.remove(i)
+        return i
+
+    assert sorted(at_once(8, thread_database, write)) == list(range(8))
+    as_database(thread_database)
+    try:
+        assert Force.objects.get(pk=force.pk).points_limit == force.points_limit + 8
+        assert not connections["default"].holds_writers_turn
+    finally:
+        connections["default"].close()
+    assert turn_is_free(thread_database["NAME"])
+
+
+def test_the_turn_is_let_go_on_rollback_and_on_close(thread_database):  # noqa: F811
+    def fail(i: int) -> None:
+        with transaction.atomic():
+            Force.objects.filter(pk=0).update(points_limit=1)
+            raise ValueError("rolled back")
+
+    answers = at_once(3, thread_database, fail)
+    assert all(isinstance(answer, ValueError) for answer in answers)
+    assert turn_is_free(thread_database["NAME"])
+
+    # A connection closed inside its transaction (a broken request) lets it go too.
+    database = as_database(thread_database)
+    try:
+        transaction.atomic().__enter__()
+        Force.objects.filter(pk=0).update(points_limit=1)
+        assert database.holds_writers_turn and not turn_is_free(thread_database["NAME"])
+        database.close()
+        assert not database.holds_writers_turn
+        assert turn_is_free(thread_database["NAME"])
+    finally:
+        database.in_atomic_block = False
+        database.closed_in_transaction = False
+        database.connection = None
+
+
+def test_a_writer_waits_for_another_process_holding_the_files_turn(thread_database):  # noqa: F811
+    [force] = at_once(1, thread_database, lambda i: make_force())
+    # Another process's writer, as the lock file sees it: a descriptor of its own.
+    other = os.open(f"{thread_database['NAME']}-writers.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(other, fcntl.LOCK_EX)
+    committed: list[float] = []
+
+    def write(i: int) -> None:
+        with transaction.atomic():
+            Force.objects.filter(pk=force.pk).update(points_limit=99)
+        committed.append(time.monotonic())
+
+    thread = threading.Thread(target=at_once, args=(1, thread_database, write))
+    try:
+        thread.start()
+        thread.join(0.5)
+        assert not committed, "wrote while another process had the turn"
+    finally:
+        let_go = time.monotonic()
+        fcntl.flock(other, fcntl.LOCK_UN)
+        os.close(other)
+    thread.join()
+    assert committed and committed[0] >= let_go
+    assert turn_is_free(thread_database["NAME"])
+
+
+def test_a_writer_that_never_gets_the_turn_asks_sqlite_all_the_same(thread_database):  # noqa: F811
+    [force] = at_once(1, thread_database, lambda i: make_force())
+    # A turn held for ever (a process stopped mid-write, say) costs the database's timeout,
+    # then SQLite's own lock decides: here it is free, so the write goes through.
+    other = os.open(f"{thread_database['NAME']}-writers.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(other, fcntl.LOCK_EX)
+    database = as_database(thread_database, timeout=0.2)
+    try:
+        with transaction.atomic():
+            Force.objects.filter(pk=force.pk).update(points_limit=42)
+            assert database.holds_writers_turn  # the process's turn, not the file's
+        assert Force.objects.get(pk=force.pk).points_limit == 42
+    finally:
+        database.close()
+        fcntl.flock(other, fcntl.LOCK_UN)
+        os.close(other)
+    assert turn_is_free(thread_database["NAME"])
+
+
+def test_a_forked_child_starts_with_turns_of_its_own(thread_database):  # noqa: F811
+    path = thread_database["NAME"]
+    turn = sqlite_base.turn_of(path)
+    assert turn.take(time.monotonic() + 1) == (True, True)
+    try:
+        child = os.fork()
+        if child == 0:  # the child: the parent's held turn is not its own
+            got = sqlite_base.turn_of(path).take(time.monotonic() + 0.2)
+            os._exit(0 if got[0] else 1)
+        _, status = os.waitpid(child, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        turn.give_back(True, True)
+    assert turn_is_free(path)
+
+
+def test_an_in_memory_database_has_the_process_turn_alone():
+    turn = sqlite_base.turn_of(None)
+    assert turn.take(time.monotonic() + 1) == (True, False)
+    turn.give_back(True, False)
