@@ -76,7 +76,9 @@ WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 # so clients sending headers or bodies slowly wait in nginx, not in gunicorn's threads
 # (120 of them kept a normal request waiting 18 s against bare gunicorn;
 # tests/site/test_serve_stack.py). gunicorn itself runs threaded workers
-# (config/gunicorn.conf.py) with a deadline on request headers (config/serving.py).
+# (config/gunicorn.conf.py) with a deadline on request headers (config/serving.py), and a
+# second pool at a lower priority serves PDFs and tables generated (HEAVY_WORKERS, default
+# 2; deploy/serve.py).
 # Without EMAIL_HOST password-reset mails are printed to this terminal: fine on your own
 # machine, so allowed here (ALLOW_CONSOLE_EMAIL=1) and its deploy warning onefinity.W001
 # silenced with the HTTPS ones. With SILENCED_SYSTEM_CHECKS= (production) the deploy check

@@ -83,7 +83,9 @@ def serve_env(root: Path, folder: Path) -> dict[str, str]:
     return env
 
 
-def start_server(root: Path, port: int, folder: Path, workers: int) -> subprocess.Popen:
+def start_server(
+    root: Path, port: int, folder: Path, workers: int, heavy_workers: int | None = None
+) -> subprocess.Popen:
     env = serve_env(root, folder)
     log = (folder / "serve.log").open("wb")
     for step in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v0"]):
@@ -92,6 +94,8 @@ def start_server(root: Path, port: int, folder: Path, workers: int) -> subproces
         )
     command = [sys.executable, "deploy/serve.py", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--workers", str(workers)]
+    if heavy_workers is not None:  # (None: serve.py's default, or a tree without the option)
+        command += ["--heavy-workers", str(heavy_workers)]
     return subprocess.Popen(
         command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
@@ -157,6 +161,13 @@ def main() -> int:
         default=os.cpu_count() or 2,
         help="gunicorn's worker processes (make serve's default: one a core)",
     )
+    parser.add_argument(
+        "--heavy-workers",
+        type=int,
+        default=None,
+        help="the heavy pool's processes (PDFs, tables generated; make serve's default: 2; "
+        "0: one pool for everything)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the reports here")
     args = parser.parse_args()
 
@@ -166,10 +177,11 @@ def main() -> int:
     print(
         f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, {platform.machine()}, "
         f"{os.cpu_count()} cores, Python {platform.python_version()}, serving {args.root} "
-        f"with {args.workers} gunicorn workers",
+        f"with {args.workers} gunicorn workers and "
+        f"{'the default' if args.heavy_workers is None else args.heavy_workers} heavy ones",
         flush=True,
     )
-    server = start_server(args.root.resolve(), port, folder, args.workers)
+    server = start_server(args.root.resolve(), port, folder, args.workers, args.heavy_workers)
     reports = []
     try:
         wait_until_up(base, server, 180)

@@ -7,11 +7,21 @@ loop, not in one of gunicorn's threads: 120 such connections held a bare gunicor
 and kept a normal request waiting 18 s. gunicorn listens on a Unix socket in a private
 folder, reachable only through nginx.
 
+Two pools of gunicorn workers behind nginx: the requests that take tens of milliseconds of
+CPU each (a PDF, a table generated: nginx sends ``*.pdf`` and ``/tables/new/`` on) are
+served by a pool of their own (``--heavy-workers``, 2 by default) whose processes run at a
+lower priority (nice HEAVY_NICE), and everything else (the editor, shared lists, line of
+fire, events, games) by the first pool. When the cores are busy the kernel gives them to
+the first pool first: at 200 requests/s of the mixed load on 2 cores the editor's change
+was 60 ms p95 this way and 225 to 575 ms with one pool, where a PDF's p95 went from about
+0.9 s to 1.7 s (docs/performance.md, "Heavy work on a pool of its own").
+``--heavy-workers 0`` serves everything from the one pool.
+
 Our nginx is one more proxy in front of Django: it appends the address it saw to
 X-Forwarded-For, so the site counts it with TRUSTED_PROXIES (this adds one to whatever the
 environment says about the proxies in front of `make serve`).
 
-    python deploy/serve.py --host 127.0.0.1 --port 8000 --workers 4
+    python deploy/serve.py --host 127.0.0.1 --port 8000 --workers 2 --heavy-workers 2
     python deploy/serve.py --dev ...   # Django's runserver (DEBUG) and the worker, no nginx
 
 Ctrl+C (or SIGTERM) stops every process. The task workers (``--task-workers N``, or
@@ -42,8 +52,17 @@ NGINX_TEMPLATE = ROOT / "deploy" / "nginx.conf"
 ACCESS_LOG = '%({x-forwarded-for}i)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
 
 
-def nginx_config(folder: Path, host: str, port: int) -> str:
-    """deploy/nginx.conf with this run's folder, address and body limit filled in."""
+# How much lower the heavy pool's priority is (nice(1): 0 to 19; 10 gives each of its
+# threads about a tenth of a first-pool thread's share of a busy core).
+HEAVY_NICE = 10
+# The heavy pool's threads a worker: a PDF takes 50 to 90 ms of CPU, so more threads would
+# only share the worker's one interpreter lock among more of them.
+HEAVY_THREADS = 4
+
+
+def nginx_config(folder: Path, host: str, port: int, heavy: bool = True) -> str:
+    """deploy/nginx.conf with this run's folder, address and body limit filled in; the
+    heavy requests go to the heavy pool's socket (``heavy``) or to the one pool's."""
     # A little above the site's own limit (config.settings.MAX_REQUEST_BYTES, 5.1 MB), so
     # that the site answers a body just over it with its own page.
     body_limit = "6m"
@@ -54,6 +73,7 @@ def nginx_config(folder: Path, host: str, port: int) -> str:
         "@RUN@": str(folder),
         "@LISTEN@": listen,
         "@BODY_LIMIT@": body_limit,
+        "@HEAVY_SOCKET@": str(folder / ("heavy.sock" if heavy else "gunicorn.sock")),
         "@USER@": user,
     }.items():
         text = text.replace(key, value)
@@ -133,24 +153,42 @@ Start = Callable[..., subprocess.Popen[bytes]]
 def start_web(options: argparse.Namespace, folder: Path, start: Start) -> None:
     """The web server: runserver (--dev), or gunicorn on a Unix socket with nginx in front;
     returns once it answers."""
-    python = sys.executable
     if options.dev:
-        start("runserver", [python, "manage.py", "runserver", f"{options.host}:{options.port}"])
+        address = f"{options.host}:{options.port}"
+        start("runserver", [sys.executable, "manage.py", "runserver", address])
         return
-    socket_path = folder / "gunicorn.sock"
     env = dict(os.environ)
     # nginx is a proxy the site must count (see the module's docstring).
     env["TRUSTED_PROXIES"] = str(int(os.environ.get("TRUSTED_PROXIES", "0") or 0) + 1)
-    gunicorn = [python, "-m", "gunicorn", "config.wsgi", "--config", "config/gunicorn.conf.py"]
-    gunicorn += ["--bind", f"unix:{socket_path}", "--workers", str(options.workers)]
-    # The client's address in the log is the one nginx saw (it arrives on a socket).
-    gunicorn += ["--no-control-socket", "--access-logfile", "-"]
-    gunicorn += ["--access-logformat", ACCESS_LOG]
-    wait_for(socket_path.exists, start("gunicorn", gunicorn, env), "gunicorn", 60)
-    (folder / "nginx.conf").write_text(nginx_config(folder, options.host, options.port))
+    pools = [
+        (
+            "gunicorn",
+            folder / "gunicorn.sock",
+            gunicorn_command(folder / "gunicorn.sock", options.workers),
+        )
+    ]
+    heavy = options.heavy_workers > 0
+    if heavy:
+        socket_path = folder / "heavy.sock"
+        command = gunicorn_command(socket_path, options.heavy_workers, label="heavy ")
+        command = ["nice", "-n", str(HEAVY_NICE), *command, "--threads", str(HEAVY_THREADS)]
+        pools.append(("heavy gunicorn", socket_path, command))
+    for name, socket_path, command in pools:
+        wait_for(socket_path.exists, start(name, command, env), name, 60)
+    (folder / "nginx.conf").write_text(nginx_config(folder, options.host, options.port, heavy))
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     web = start("nginx", [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf")])
     wait_for(lambda: can_connect(options.host, options.port), web, "nginx", 20)
+
+
+def gunicorn_command(socket_path: Path, workers: int, label: str = "") -> list[str]:
+    """gunicorn with config/gunicorn.conf.py on ``socket_path``; each line of its access log
+    starts with ``label`` (which pool answered)."""
+    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--config"]
+    command += ["config/gunicorn.conf.py", "--bind", f"unix:{socket_path}"]
+    # The client's address in the log is the one nginx saw (it arrives on a socket).
+    command += ["--workers", str(workers), "--no-control-socket", "--access-logfile", "-"]
+    return [*command, "--access-logformat", label + ACCESS_LOG]
 
 
 def task_workers(options: argparse.Namespace) -> list[Supervised]:
@@ -190,6 +228,13 @@ def arguments() -> argparse.Namespace:
         type=int,
         default=os.cpu_count() or 2,
         help="gunicorn's worker processes (default: one a core)",
+    )
+    parser.add_argument(
+        "--heavy-workers",
+        type=int,
+        default=int(os.environ.get("HEAVY_WORKERS", "2") or 0),
+        help="worker processes of the heavy pool, PDFs and table generation (HEAVY_WORKERS; "
+        "default 2; 0: one pool for everything)",
     )
     parser.add_argument("--dev", action="store_true", help="runserver instead of nginx+gunicorn")
     parser.add_argument("--no-task-worker", action="store_true", help="no task worker")

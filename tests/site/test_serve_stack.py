@@ -67,6 +67,7 @@ def stack(tmp_path_factory) -> Iterator[tuple[int, Path]]:
         [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120
     )
     command = [sys.executable, "deploy/serve.py", "--port", str(port), "--workers", "1"]
+    command += ["--heavy-workers", "1"]
     with log.open("w") as output:
         process = subprocess.Popen(
             [*command, "--no-task-worker"], cwd=ROOT, env=env, stdout=output, stderr=output
@@ -167,3 +168,29 @@ def test_the_site_counts_the_address_nginx_saw_not_the_one_a_client_wrote(stack)
     assert codes == [200, 200, 200, 429], log.read_text()[-2000:]
     # The access log names both: what the client wrote, then what nginx saw.
     assert "203.0.113.0, 127.0.0.1 " in log.read_text()
+
+
+def test_pdfs_and_tables_generated_are_served_by_the_heavy_pool(stack):
+    port, log = stack
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    base = f"http://127.0.0.1:{port}"
+    query = "seed=7&coverage=0.45&symmetry=point&mix=balanced"
+    with opener.open(f"{base}/tables/new/?{query}", timeout=60) as generated:
+        assert generated.status == 200 and b"Valid table" in generated.read()
+    with opener.open(f"{base}/", timeout=30) as home:
+        assert home.status == 200
+    lines = log.read_text().splitlines()
+    # Each pool's access log starts its lines with its name (deploy/serve.py).
+    assert any(line.startswith("heavy ") and "GET /tables/new/?seed=7" in line for line in lines)
+    assert not any(line.startswith("heavy ") and '"GET / HTTP' in line for line in lines)
+    assert any('"GET / HTTP' in line for line in lines)
+
+
+def test_with_no_heavy_pool_nginx_sends_everything_to_the_one_pool(tmp_path):
+    from deploy.serve import nginx_config
+
+    one = nginx_config(tmp_path, "127.0.0.1", 8000, heavy=False)
+    two = nginx_config(tmp_path, "127.0.0.1", 8000, heavy=True)
+    assert "heavy.sock" not in one and one.count(f"unix:{tmp_path}/gunicorn.sock;") == 3
+    assert two.count(f"unix:{tmp_path}/heavy.sock;") == 2
+    assert not re.search(r"@[A-Z_]+@", two)  # every value filled in
