@@ -5,10 +5,13 @@ writes apart: the turn only orders the waiters."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import threading
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.db import connection, connections, transaction
@@ -32,14 +35,21 @@ def turn_is_free(path: str) -> bool:
     return True
 
 
-def as_database(database: dict, *, timeout: float | None = None):
+@contextlib.contextmanager
+def as_database(database: dict, *, timeout: float | None = None) -> Iterator[Any]:
     """A connection of this thread to ``database`` (``timeout``: the wait for the turn and
-    for SQLite's lock), in place of the test's."""
+    for SQLite's lock) in place of the test's, which is put back afterwards (the tests after
+    this one use it)."""
     settings = dict(database)
     if timeout is not None:
         settings["OPTIONS"] = {**settings["OPTIONS"], "timeout": timeout}
-    connections["default"] = type(connections["default"])(settings, "default")
-    return connections["default"]
+    test_connection = connections["default"]
+    connections["default"] = type(test_connection)(settings, "default")
+    try:
+        yield connections["default"]
+    finally:
+        connections["default"].close()
+        connections["default"] = test_connection
 
 
 def test_writers_in_threads_all_commit_one_at_a_time(thread_database):  # noqa: F811
@@ -58,12 +68,9 @@ def test_writers_in_threads_all_commit_one_at_a_time(thread_database):  # noqa: 
         return i
 
     assert sorted(at_once(8, thread_database, write)) == list(range(8))
-    as_database(thread_database)
-    try:
+    with as_database(thread_database) as database:
         assert Force.objects.get(pk=force.pk).points_limit == force.points_limit + 8
-        assert not connections["default"].holds_writers_turn
-    finally:
-        connections["default"].close()
+        assert not database.holds_writers_turn
     assert turn_is_free(thread_database["NAME"])
 
 
@@ -78,18 +85,18 @@ def test_the_turn_is_let_go_on_rollback_and_on_close(thread_database):  # noqa: 
     assert turn_is_free(thread_database["NAME"])
 
     # A connection closed inside its transaction (a broken request) lets it go too.
-    database = as_database(thread_database)
-    try:
-        transaction.atomic().__enter__()
-        Force.objects.filter(pk=0).update(points_limit=1)
-        assert database.holds_writers_turn and not turn_is_free(thread_database["NAME"])
-        database.close()
-        assert not database.holds_writers_turn
-        assert turn_is_free(thread_database["NAME"])
-    finally:
-        database.in_atomic_block = False
-        database.closed_in_transaction = False
-        database.connection = None
+    with as_database(thread_database) as database:
+        try:
+            transaction.atomic().__enter__()
+            Force.objects.filter(pk=0).update(points_limit=1)
+            assert database.holds_writers_turn and not turn_is_free(thread_database["NAME"])
+            database.close()
+            assert not database.holds_writers_turn
+            assert turn_is_free(thread_database["NAME"])
+        finally:
+            database.in_atomic_block = False
+            database.closed_in_transaction = False
+            database.connection = None
 
 
 def test_a_writer_waits_for_another_process_holding_the_files_turn(thread_database):  # noqa: F811
@@ -124,14 +131,13 @@ def test_a_writer_that_never_gets_the_turn_asks_sqlite_all_the_same(thread_datab
     # then SQLite's own lock decides: here it is free, so the write goes through.
     other = os.open(f"{thread_database['NAME']}-writers.lock", os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(other, fcntl.LOCK_EX)
-    database = as_database(thread_database, timeout=0.2)
     try:
-        with transaction.atomic():
-            Force.objects.filter(pk=force.pk).update(points_limit=42)
-            assert database.holds_writers_turn  # the process's turn, not the file's
-        assert Force.objects.get(pk=force.pk).points_limit == 42
+        with as_database(thread_database, timeout=0.2) as database:
+            with transaction.atomic():
+                Force.objects.filter(pk=force.pk).update(points_limit=42)
+                assert database.holds_writers_turn  # the process's turn, not the file's
+            assert Force.objects.get(pk=force.pk).points_limit == 42
     finally:
-        database.close()
         fcntl.flock(other, fcntl.LOCK_UN)
         os.close(other)
     assert turn_is_free(thread_database["NAME"])
