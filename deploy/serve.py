@@ -12,9 +12,10 @@ CPU each (a PDF, a table generated: nginx sends ``*.pdf`` and ``/tables/new/`` o
 served by a pool of their own (``--heavy-workers``, 2 by default) whose processes run at a
 lower priority (nice HEAVY_NICE), and everything else (the editor, shared lists, line of
 fire, events, games) by the first pool. When the cores are busy the kernel gives them to
-the first pool first: at 200 requests/s of the mixed load on 2 cores the editor's change
-was 60 ms p95 this way and 225 to 575 ms with one pool, where a PDF's p95 went from about
-0.9 s to 1.7 s (docs/performance.md, "Heavy work on a pool of its own").
+the first pool first: at 200 to 233 requests/s of the mixed load on 2 cores the editor's
+change was 33 to 70 ms p95 this way and 107 to 575 ms with one pool, where a PDF's p95 went
+from 0.6-0.9 s to 0.4-2.5 s (docs/performance.md, "Writers in turn, an edit's statements,
+heavy work on a pool of its own").
 ``--heavy-workers 0`` serves everything from the one pool.
 
 Our nginx is one more proxy in front of Django: it appends the address it saw to

@@ -88,7 +88,8 @@ class Stack:
 
     def start(self, task_worker: bool = True, gunicorn_workers: int = 1) -> Stack:
         command = [sys.executable, "deploy/serve.py", "--port", str(self.port)]
-        command += ["--workers", str(gunicorn_workers)]
+        # One process of the heavy pool (PDFs, tables generated), as of the first.
+        command += ["--workers", str(gunicorn_workers), "--heavy-workers", "1"]
         if not task_worker:
             command.append("--no-task-worker")
         # Started again after stop(): only what this start writes to the log counts.
