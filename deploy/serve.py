@@ -8,7 +8,8 @@ and kept a normal request waiting 18 s. gunicorn listens on a Unix socket in a p
 folder, reachable only through nginx.
 
 Two pools of gunicorn workers behind nginx: the requests that take tens of milliseconds of
-CPU each (a PDF, a table generated: nginx sends ``*.pdf`` and ``/tables/new/`` on) are
+CPU each (a PDF, a table generated or saved: nginx sends ``*.pdf``, ``/tables/new/`` and
+``/tables/save/`` on) are
 served by a pool of their own (``--heavy-workers``, 2 by default) whose processes run at a
 lower priority (nice HEAVY_NICE), and everything else (the editor, shared lists, line of
 fire, events, games) by the first pool. When the cores are busy the kernel gives them to
@@ -233,7 +234,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument(
         "--heavy-workers",
         type=int,
-        default=int(os.environ.get("HEAVY_WORKERS", "2") or 0),
+        default=int(os.environ.get("HEAVY_WORKERS") or 2),
         help="worker processes of the heavy pool, PDFs and table generation (HEAVY_WORKERS; "
         "default 2; 0: one pool for everything)",
     )

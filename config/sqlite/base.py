@@ -14,8 +14,9 @@ that write to the file (an ``flock`` on a file beside the database, asked every 
 by the one thread of each process whose turn it is). The turn is let go when the
 transaction ends: committed, rolled back or its connection closed. SQLite's own lock is
 still what keeps writes apart; the turn only orders the waiters, so a writer that has not
-had its turn within the database's timeout asks SQLite all the same, and a statement
-outside a transaction (autocommit) waits in SQLite's busy handler as before. An in-memory
+had its turn within the database's timeout asks SQLite all the same (and may wait its
+timeout there too: twice the timeout at worst, where it was once), and a statement outside
+a transaction (autocommit) waits in SQLite's busy handler as before. An in-memory
 database (the tests') has no file to lock and only the process's turn.
 """
 
@@ -24,8 +25,10 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import signal
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from django.db.backends.sqlite3 import base
@@ -116,6 +119,21 @@ def _forget_turns() -> None:
 os.register_at_fork(after_in_child=_forget_turns)
 
 
+@contextlib.contextmanager
+def _time_limit_held() -> Iterator[None]:
+    """The task worker's time limit (SIGALRM, whose handler raises in the main thread) waits
+    while a turn is taken and noted, or given back: raised between the two, the turn would
+    be held for good, and every writer of every process would wait out its timeout."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 # Typed as Any: the stubs leave out the private methods overridden here.
 _SQLite: Any = base.DatabaseWrapper
 
@@ -125,11 +143,14 @@ class DatabaseWrapper(_SQLite):
     _writers_turn: tuple[WritersTurn, bool, bool] | None = None
 
     def _start_transaction_under_autocommit(self) -> None:
-        if self.transaction_mode == "IMMEDIATE":
+        # IMMEDIATE: every atomic block of the site; EXCLUSIVE: the task queue's claim of a
+        # job (django_tasks_db), which would otherwise wait in the busy handler behind them.
+        if self.transaction_mode in ("IMMEDIATE", "EXCLUSIVE"):
             timeout = float(self.settings_dict["OPTIONS"].get("timeout", 5))
             path = None if self.is_in_memory_db() else str(self.settings_dict["NAME"])
             turn = turn_of(path)
-            self._writers_turn = (turn, *turn.take(time.monotonic() + timeout))
+            with _time_limit_held():
+                self._writers_turn = (turn, *turn.take(time.monotonic() + timeout))
         try:
             super()._start_transaction_under_autocommit()
         except BaseException:
@@ -142,9 +163,10 @@ class DatabaseWrapper(_SQLite):
 
     def _end_turn(self) -> None:
         if self._writers_turn is not None:
-            turn, threads, file = self._writers_turn
-            self._writers_turn = None
-            turn.give_back(threads, file)
+            with _time_limit_held():
+                turn, threads, file = self._writers_turn
+                self._writers_turn = None
+                turn.give_back(threads, file)
 
     def _commit(self) -> None:
         try:

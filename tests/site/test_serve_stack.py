@@ -191,6 +191,6 @@ def test_with_no_heavy_pool_nginx_sends_everything_to_the_one_pool(tmp_path):
 
     one = nginx_config(tmp_path, "127.0.0.1", 8000, heavy=False)
     two = nginx_config(tmp_path, "127.0.0.1", 8000, heavy=True)
-    assert "heavy.sock" not in one and one.count(f"unix:{tmp_path}/gunicorn.sock;") == 3
-    assert two.count(f"unix:{tmp_path}/heavy.sock;") == 2
+    assert "heavy.sock" not in one and one.count(f"unix:{tmp_path}/gunicorn.sock;") == 4
+    assert two.count(f"unix:{tmp_path}/heavy.sock;") == 3
     assert not re.search(r"@[A-Z_]+@", two)  # every value filled in

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -163,3 +164,40 @@ def test_an_in_memory_database_has_the_process_turn_alone():
     turn = sqlite_base.turn_of(None)
     assert turn.take(time.monotonic() + 1) == (True, False)
     turn.give_back(True, False)
+
+
+def test_the_task_queues_exclusive_claim_takes_its_turn_too(thread_database):  # noqa: F811
+    # django_tasks_db claims a job in an EXCLUSIVE transaction: without a turn it would wait
+    # in SQLite's busy handler behind every writer that has one.
+    with as_database(thread_database) as database:
+        database.ensure_connection()
+        database.transaction_mode = "EXCLUSIVE"
+        with transaction.atomic():
+            Force.objects.filter(pk=0).update(points_limit=1)
+            assert database.holds_writers_turn
+        assert not database.holds_writers_turn
+    assert turn_is_free(thread_database["NAME"])
+
+
+class TimeLimit(Exception):
+    pass
+
+
+def test_the_task_workers_time_limit_waits_until_a_turn_is_taken_or_given_back():
+    # The worker's time limit is SIGALRM, whose handler raises: between taking a turn and
+    # noting it (or giving it back and forgetting it) that would keep the turn for good.
+    def limit(signum, frame):
+        raise TimeLimit
+
+    reached = []
+    previous = signal.signal(signal.SIGALRM, limit)
+    try:
+        with pytest.raises(TimeLimit), sqlite_base._time_limit_held():
+            signal.setitimer(signal.ITIMER_REAL, 0.001)
+            time.sleep(0.05)  # the alarm is due meanwhile, and waits
+            reached.append(True)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert reached == [True]
+    assert signal.SIGALRM not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
