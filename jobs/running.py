@@ -516,6 +516,12 @@ def time_limit(seconds: int) -> Iterator[None]:
         return
 
     def over(signum: int, frame: object) -> None:
+        # Not while the run's database connection is taking or giving back a writer's turn
+        # (config.sqlite): raised there, the turn would stay held and every writer of every
+        # process would wait out its timeout. A moment later instead.
+        if getattr(connection, "taking_turn", False):
+            signal.setitimer(signal.ITIMER_REAL, 0.01)
+            return
         raise JobTimeLimit
 
     previous = signal.signal(signal.SIGALRM, over)

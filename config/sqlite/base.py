@@ -25,10 +25,8 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import signal
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 from django.db.backends.sqlite3 import base
@@ -119,21 +117,6 @@ def _forget_turns() -> None:
 os.register_at_fork(after_in_child=_forget_turns)
 
 
-@contextlib.contextmanager
-def _time_limit_held() -> Iterator[None]:
-    """The task worker's time limit (SIGALRM, whose handler raises in the main thread) waits
-    while a turn is taken and noted, or given back: raised between the two, the turn would
-    be held for good, and every writer of every process would wait out its timeout."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
 # Typed as Any: the stubs leave out the private methods overridden here.
 _SQLite: Any = base.DatabaseWrapper
 
@@ -141,6 +124,10 @@ _SQLite: Any = base.DatabaseWrapper
 class DatabaseWrapper(_SQLite):
     # While a write transaction of this connection is open: its turn and what it holds.
     _writers_turn: tuple[WritersTurn, bool, bool] | None = None
+    # True while a turn is being taken and noted, or given back and forgotten: an exception
+    # raised by a signal's handler there (the task worker's time limit) would leave the turn
+    # held for good, so such a handler waits a moment while this is set (jobs.running).
+    taking_turn = False
 
     def _start_transaction_under_autocommit(self) -> None:
         # IMMEDIATE: every atomic block of the site; EXCLUSIVE: the task queue's claim of a
@@ -149,8 +136,12 @@ class DatabaseWrapper(_SQLite):
             timeout = float(self.settings_dict["OPTIONS"].get("timeout", 5))
             path = None if self.is_in_memory_db() else str(self.settings_dict["NAME"])
             turn = turn_of(path)
-            with _time_limit_held():
+            self.taking_turn = True
+            try:
+                self._end_turn()  # one left noted by an interrupted commit: given back first
                 self._writers_turn = (turn, *turn.take(time.monotonic() + timeout))
+            finally:
+                self.taking_turn = False
         try:
             super()._start_transaction_under_autocommit()
         except BaseException:
@@ -163,10 +154,14 @@ class DatabaseWrapper(_SQLite):
 
     def _end_turn(self) -> None:
         if self._writers_turn is not None:
-            with _time_limit_held():
+            taking = self.taking_turn
+            self.taking_turn = True
+            try:
                 turn, threads, file = self._writers_turn
                 self._writers_turn = None
                 turn.give_back(threads, file)
+            finally:
+                self.taking_turn = taking
 
     def _commit(self) -> None:
         try:

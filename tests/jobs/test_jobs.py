@@ -11,6 +11,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -297,3 +298,18 @@ def test_the_list_of_jobs_shows_each_with_its_state(owner_client, owner, jobs_wa
     page = owner_client.get("/jobs/").content.decode()
     assert "Trooper cards of Horde" in page and "waiting for the worker" in page
     assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in page
+
+
+def test_the_time_limit_waits_while_the_connection_takes_or_gives_back_a_writers_turn():
+    # Raised between taking a turn and noting it (config.sqlite), the limit would leave the
+    # turn held and every writer of every process waiting out its timeout.
+    reached = []
+    with pytest.raises(running.JobTimeLimit), running.time_limit(1):
+        connection.taking_turn = True
+        try:
+            time.sleep(1.3)  # the limit is due meanwhile, and waits
+            reached.append(True)
+        finally:
+            connection.taking_turn = False
+        time.sleep(1)  # then it is raised, a moment later
+    assert reached == [True]

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -179,25 +178,35 @@ def test_the_task_queues_exclusive_claim_takes_its_turn_too(thread_database):  #
     assert turn_is_free(thread_database["NAME"])
 
 
-class TimeLimit(Exception):
-    pass
+def test_a_turn_is_taken_and_given_back_while_the_connection_says_so(thread_database, monkeypatch):  # noqa: F811
+    # The task worker's time limit (jobs.running.time_limit) waits while it says so.
+    seen = []
+    take, give_back = sqlite_base.WritersTurn.take, sqlite_base.WritersTurn.give_back
+
+    def taking(turn, deadline):
+        seen.append(("take", connections["default"].taking_turn))
+        return take(turn, deadline)
+
+    def giving_back(turn, threads, file):
+        seen.append(("give back", connections["default"].taking_turn))
+        give_back(turn, threads, file)
+
+    monkeypatch.setattr(sqlite_base.WritersTurn, "take", taking)
+    monkeypatch.setattr(sqlite_base.WritersTurn, "give_back", giving_back)
+    with as_database(thread_database) as database:
+        with transaction.atomic():
+            Force.objects.filter(pk=0).update(points_limit=1)
+            assert not database.taking_turn
+        assert not database.taking_turn
+    assert seen == [("take", True), ("give back", True)]
 
 
-def test_the_task_workers_time_limit_waits_until_a_turn_is_taken_or_given_back():
-    # The worker's time limit is SIGALRM, whose handler raises: between taking a turn and
-    # noting it (or giving it back and forgetting it) that would keep the turn for good.
-    def limit(signum, frame):
-        raise TimeLimit
-
-    reached = []
-    previous = signal.signal(signal.SIGALRM, limit)
-    try:
-        with pytest.raises(TimeLimit), sqlite_base._time_limit_held():
-            signal.setitimer(signal.ITIMER_REAL, 0.001)
-            time.sleep(0.05)  # the alarm is due meanwhile, and waits
-            reached.append(True)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-    assert reached == [True]
-    assert signal.SIGALRM not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+def test_a_turn_left_noted_is_given_back_before_the_next_is_taken(thread_database):  # noqa: F811
+    with as_database(thread_database) as database:
+        database.ensure_connection()
+        turn = sqlite_base.turn_of(thread_database["NAME"])
+        # As an interrupted commit would leave it: committed, its turn still noted.
+        database._writers_turn = (turn, *turn.take(time.monotonic() + 1))
+        with transaction.atomic():
+            Force.objects.filter(pk=0).update(points_limit=1)
+    assert turn_is_free(thread_database["NAME"])
