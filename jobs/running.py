@@ -518,7 +518,8 @@ def time_limit(seconds: int) -> Iterator[None]:
     def over(signum: int, frame: object) -> None:
         # Not while the run's database connection is taking or giving back a writer's turn
         # (config.sqlite): raised there, the turn would stay held and every writer of every
-        # process would wait out its timeout. A moment later instead.
+        # process would wait out its timeout. Asked again every 10 ms until it is done (at
+        # most the database's timeout, while the turn is waited for).
         if getattr(connection, "taking_turn", False):
             signal.setitimer(signal.ITIMER_REAL, 0.01)
             return

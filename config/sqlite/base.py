@@ -124,9 +124,10 @@ _SQLite: Any = base.DatabaseWrapper
 class DatabaseWrapper(_SQLite):
     # While a write transaction of this connection is open: its turn and what it holds.
     _writers_turn: tuple[WritersTurn, bool, bool] | None = None
-    # True while a turn is being taken and noted, or given back and forgotten: an exception
-    # raised by a signal's handler there (the task worker's time limit) would leave the turn
-    # held for good, so such a handler waits a moment while this is set (jobs.running).
+    # True while a turn is being waited for, taken and noted, or given back and forgotten:
+    # an exception raised by a signal's handler there (the task worker's time limit) could
+    # leave the turn held for good, so such a handler waits while this is set (jobs.running;
+    # at most the database's timeout, the longest a turn is waited for).
     taking_turn = False
 
     def _start_transaction_under_autocommit(self) -> None:
