@@ -111,7 +111,7 @@ def stop_server(server: subprocess.Popen[bytes]) -> None:
         os.killpg(server.pid, signal.SIGKILL)
 
 
-def run_client(base: str, users: int, seconds: float, server: int) -> dict:
+def run_client(base: str, users: int, seconds: float, server: int, mix: str = "") -> dict:
     """One run of the load client; its report, with the load average before and after, and
     the CPU time per request of the server (nginx, gunicorn, the task worker) and of the
     client: what the two cores can carry, whatever else the machine runs meanwhile."""
@@ -119,6 +119,8 @@ def run_client(base: str, users: int, seconds: float, server: int) -> dict:
     command = [sys.executable, str(CLIENT), "--base", base, "--users", str(users)]
     command += ["--seconds", str(seconds), "--label", f"{users} users"]
     command += ["--server-pid", str(server)]
+    if mix:
+        command += ["--mix", mix]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"the load client failed: {done.stderr.strip()[-2000:]}")
@@ -168,6 +170,12 @@ def main() -> int:
         help="the heavy pool's processes (PDFs, tables generated; make serve's default: 2; "
         "0: one pool for everything)",
     )
+    parser.add_argument(
+        "--mix",
+        default="",
+        help="the client's weights by kind instead of the mixed load's, e.g. \"editor "
+        'change=35,roster pdf=30" (loadtest/run.py --mix)',
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the reports here")
     args = parser.parse_args()
 
@@ -186,7 +194,7 @@ def main() -> int:
     try:
         wait_until_up(base, server, 180)
         for users in [int(n) for n in args.users.split(",")]:
-            reports.append(run_client(base, users, args.seconds, server.pid))
+            reports.append(run_client(base, users, args.seconds, server.pid, args.mix))
             r = reports[-1]
             edit = r["kinds"].get("editor change", {})
             print(

@@ -176,9 +176,15 @@ class User:
             # An answer without the list's new version is no editor the user can go on with.
             self.results[-1] = ("editor change", self.results[-1][1], 598)
 
-    def act(self, shared_codes: list[str], table_codes: list[str], kind: str = "") -> None:
+    def act(
+        self,
+        shared_codes: list[str],
+        table_codes: list[str],
+        kind: str = "",
+        weights: dict[str, int] = WEIGHTS,
+    ) -> None:
         """One action of the mix: ``kind``, or one drawn by the mix's weights."""
-        kind = kind or self.rng.choices(list(WEIGHTS), list(WEIGHTS.values()))[0]
+        kind = kind or self.rng.choices(list(weights), list(weights.values()))[0]
         if kind == "view shared list" and shared_codes:
             self.request(kind, f"/s/{self.rng.choice(shared_codes)}/")
         elif kind == "editor change":
@@ -271,6 +277,25 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[max(0, min(len(ordered) - 1, round(share * len(ordered)) - 1))]
 
 
+def mix(text: str) -> dict[str, int]:
+    """``"kind=weight,kind=weight"``: the kinds of WEIGHTS, each with a weight of 0 or more."""
+    weights: dict[str, int] = {}
+    for item in text.split(","):
+        kind, _, weight = item.partition("=")
+        kind = kind.strip()
+        if kind not in WEIGHTS:
+            raise argparse.ArgumentTypeError(f"{kind!r} is none of {', '.join(WEIGHTS)}")
+        try:
+            weights[kind] = int(weight)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{item!r}: a weight is a whole number") from None
+        if weights[kind] < 0:
+            raise argparse.ArgumentTypeError(f"{item!r}: a weight is 0 or more")
+    if not any(weights.values()):
+        raise argparse.ArgumentTypeError("at least one kind needs a weight above 0")
+    return weights
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--base", default="http://127.0.0.1:8000")
@@ -282,6 +307,13 @@ def main() -> int:
         type=int,
         default=0,
         help="the server's top process (on this machine): report its CPU time per request",
+    )
+    parser.add_argument(
+        "--mix",
+        type=mix,
+        default=WEIGHTS,
+        help='weights by kind instead of the mix\'s, e.g. "editor change=35,roster pdf=30" '
+        "(kinds left out are not sent)",
     )
     args = parser.parse_args()
     host = urllib.parse.urlparse(args.base).hostname or ""
@@ -315,7 +347,7 @@ def main() -> int:
     def run(user: User) -> None:
         time.sleep(user.rng.uniform(0, 2))
         while time.monotonic() < stop:
-            user.act(shared_codes, table_codes)
+            user.act(shared_codes, table_codes, weights=args.mix)
             time.sleep(user.rng.uniform(1.0, 3.0))
 
     server = descendants(args.server_pid) if args.server_pid else []
