@@ -78,12 +78,15 @@ def server(tmp_path_factory) -> Iterator[tuple[int, Path]]:
     with log.open("w") as output:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
     try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
+        # A minute to listen (a busy machine starts Python slowly), and a failure at its end:
+        # past the old 20 s the tests went on against no server and failed elsewhere.
+        deadline = time.monotonic() + 60
+        while True:
             assert process.poll() is None, log.read_text()
             with contextlib.suppress(OSError):
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
+            assert time.monotonic() < deadline, f"gunicorn did not listen\n{log.read_text()}"
             time.sleep(0.2)
         yield port, log
     finally:
