@@ -117,5 +117,10 @@ def wait_until(page: Page, condition: str, timeout_ms: int = 10_000) -> None:
 
 
 def settled(page: Page) -> None:
-    """Wait until htmx has finished swapping and settling the last response."""
-    wait_until(page, "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
+    """Wait until htmx has finished swapping and settling the last response: as long as a
+    navigation, since it waits for the server's answer (10 s was short of a busy machine's)."""
+    wait_until(
+        page,
+        "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')",
+        NAVIGATION_MS,
+    )

@@ -100,14 +100,16 @@ def unlocked(write: Callable[[], T]) -> T:
     database waits its turn (tests/tablegen/test_concurrency.py), and the live pages' polls
     read the same tables from the server's threads. A failed write saved nothing (its
     transaction is rolled back), so it is simply made again."""
-    for _ in range(100):
+    # Tried for 30 s, not 100 times (2 s): a busy machine keeps a poll's read going longer.
+    deadline = time.monotonic() + 30
+    while True:
         try:
             return write()
         except OperationalError as locked:
             if "locked" not in str(locked):
                 raise
+            assert time.monotonic() < deadline, "the test database stayed locked"
             time.sleep(0.02)
-    raise AssertionError("the test database stayed locked")
 
 
 def test_a_day_with_check_in_the_clock_live_pages_a_drop_and_a_refused_late_change(
