@@ -102,9 +102,11 @@ def test_a_tournament_pack_shows_progress_and_finishes(page: Page, live_server):
     page.get_by_label("Seed").fill("40")
     # The pack is made inside this request (the immediate backend): a minute on a busy machine.
     page.get_by_role("button", name="Generate the pack").click(timeout=NAVIGATION_MS)
-    expect(page.get_by_text("Ready: 6 tables.")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Ready: 6 tables.")).to_be_visible(timeout=NAVIGATION_MS)
     # The PDF is made after the tables, three sheets per request, then put together.
-    expect(page.get_by_role("link", name="Download the pack PDF")).to_be_visible(timeout=30_000)
+    expect(page.get_by_role("link", name="Download the pack PDF")).to_be_visible(
+        timeout=NAVIGATION_MS
+    )
 
 
 # --- The editor: palette, strokes, pieces ------------------------------------------------------
@@ -165,13 +167,10 @@ def centre(page: Page, spot: str) -> tuple[float, float]:
     page.locator("[data-table-map] svg").scroll_into_view_if_needed()
     # A hex an answer is drawing again is out of the page for a moment: ask until it is
     # back (a busy machine draws slowly), rather than reading a box of nothing.
-    box = None
-    for _ in range(200):
-        box = hex_at(page, spot).bounding_box()
-        if box is not None:
-            break
+    deadline = time.monotonic() + 30
+    while (box := hex_at(page, spot).bounding_box()) is None:
+        assert time.monotonic() < deadline, f"hex {spot} is not back on the page"
         page.wait_for_timeout(25)
-    assert box is not None
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
@@ -498,7 +497,7 @@ def test_a_slow_edit_neither_takes_the_palette_away_nor_refuses_an_undo(
     settled(page)
 
     slow.set()
-    with page.expect_response(lambda r: "/terrain/" in r.url, timeout=15_000):
+    with page.expect_response(lambda r: "/terrain/" in r.url, timeout=NAVIGATION_MS):
         with page.expect_request(lambda r: "/terrain/" in r.url):
             hex_at(page, "2,3").click()  # the edit is on its way...
         palette(page, "Elevated (platform, hill)").click()
@@ -512,7 +511,7 @@ def test_a_slow_edit_neither_takes_the_palette_away_nor_refuses_an_undo(
     page.reload()  # the region drawn before the slow edit was saved: start from the latest
     before = kind_of(page, "4,4")
     slow.set()
-    with page.expect_response(lambda r: "/undo/" in r.url, timeout=15_000):
+    with page.expect_response(lambda r: "/undo/" in r.url, timeout=NAVIGATION_MS):
         with page.expect_request(lambda r: "/terrain/" in r.url):
             hex_at(page, "4,4").click()
         page.keyboard.press("Control+z")  # waits behind the edit, then goes
@@ -668,7 +667,7 @@ def test_undo_keeps_the_keyboard_focus_and_a_late_page_is_asked_again(
 
     monkeypatch.setattr(Table, "paint", slow_paint)
     monkeypatch.setattr(pages, "render_editor", late_page)
-    with page.expect_response(lambda r: "brush=cover" in r.url, timeout=15_000):
+    with page.expect_response(lambda r: "brush=cover" in r.url, timeout=NAVIGATION_MS):
         with page.expect_request(lambda r: "/terrain/" in r.url):
             hex_at(page, "4,4").click()
         palette(page, "Cover (low walls, crates)").click()
@@ -748,10 +747,29 @@ def test_r_held_down_turns_the_piece_one_answer_at_a_time_without_reloading_the_
     page.evaluate("window.kept = true")  # gone if the page were loaded again
     gets = []
     page.on("request", lambda r: gets.append(r.url) if "turn=" in r.url else None)
-    # A held key repeats: R as fast as a key repeats, before the first answer is in.
+    # A held key repeats: R as fast as a key repeats, before the first answer is in. The
+    # answers are held until the four presses are made (on a busy machine the first came
+    # back between two presses); the route stays until the page is settled (see
+    # test_forcebuilder's quick clicks) and lets through what it sees after the release.
+    held: list = []
+
+    def hold(route) -> None:
+        if held and held[0] is None:
+            route.continue_()
+        else:
+            held.append(route)
+
+    def turning(url: str) -> bool:
+        return "turn=" in url
+
+    page.route(turning, hold)
     for _ in range(4):
         page.keyboard.press("r")
+    waiting, held[:] = list(held), [None]
+    for route in waiting:
+        route.continue_()
     settled(page)
+    page.unroute(turning)
     turns = len(gets)
     assert 1 <= turns < 4, gets  # presses while a turn was on its way were not sent
     expect(page.locator(".chosen-piece")).to_contain_text(f"Turned {60 * turns}°")
