@@ -11,4 +11,5 @@ urlpatterns = [
     path("rules/<str:version>/", views.ruleset_page, name="ruleset-version"),
     path("rules/<str:version>/ruleset.json", views.ruleset_json, name="ruleset-json"),
     path("odds/", views.card_odds, name="odds"),
+    path("favicon.ico", views.favicon, name="favicon"),
 ]

@@ -1,9 +1,11 @@
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.templatetags.static import static
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_GET, require_safe
 
 from onefinity.downloads import attachment
 from onefinity.examples import example_forces
@@ -36,6 +38,22 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         "home.html",
         {"ruleset": library().current, "examples": example_forces()},
     )
+
+
+# How long a browser may keep /favicon.ico's redirect: a day, not for ever, since in
+# production it leads to the icon's hashed name, which the next release may change.
+FAVICON_REDIRECT_SECONDS = 24 * 60 * 60
+
+
+@require_safe
+def favicon(request: HtmxHttpRequest) -> HttpResponse:
+    """/favicon.ico, asked for by browsers and readers that do not read a page's icon links
+    (a PDF opened in a tab, a feed reader, a bookmark made from elsewhere): sent to the icon
+    among the static files, which WhiteNoise serves and, under its hashed name, lets
+    browsers keep for a year."""
+    response = HttpResponseRedirect(static("favicon.ico"))
+    patch_cache_control(response, public=True, max_age=FAVICON_REDIRECT_SECONDS)
+    return response
 
 
 @require_GET
