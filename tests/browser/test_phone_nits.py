@@ -5,19 +5,37 @@ is also put before axe-core and the Nu HTML checker."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 from django.test import Client
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from forcebuilder.models import Force
+from onefinity.rules import read_force_document
 from tests.browser.conftest import PHONE, patient, screenshot
 from tests.browser.quality import ROOT, axe_violations, markup_errors
+from tests.factories import LEGAL_DOCUMENT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WIDE = {"width": 1366, "height": 900}
 PASSWORD = "a-long-pass-phrase"
+# A TAG carrying as much as the catalogue lets a row show: its gear is longer than a
+# phone's row is wide.
+LOADED_TAG = {
+    "type": "tag",
+    "name": "Heavy Lifter",
+    "troopers": [
+        {
+            "weapons": ["tag-autocannon", "spitfire", "missile-launcher"],
+            "equipment": ["multispectral-visor", "smoke-grenades", "motion-sensor"],
+            "abilities": ["reactive-fire-plus"],
+        }
+    ],
+}
+GEAR = ["TAG Autocannon", "Spitfire", "Missile Launcher", "Multispectral Visor", "Motion Sensor"]
 
 
 def context(browser: Browser, base: str, viewport: dict[str, int], user: Any = None):
@@ -97,3 +115,41 @@ def test_the_sign_up_and_log_in_fields_are_alike(browser, live_server, viewport)
         html[name] = sent(page)
     made.close()
     markup_is_valid(html, viewport, "phone-nits-forms")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["phone", "wide"])
+def test_a_troopers_gear_is_read_whole_in_the_editor(
+    browser, live_server, django_user_model, viewport
+):
+    player = django_user_model.objects.create_user("player", "p@example.com", PASSWORD)
+    document = copy.deepcopy(LEGAL_DOCUMENT)
+    document["units"] = [document["units"][0], LOADED_TAG]
+    force = Force.create_from_spec(read_force_document(document), "2026.11", 75, owner=player)
+    made = context(browser, live_server.url, viewport, player)
+    page = opened(made, live_server.url + force.get_absolute_url())
+
+    row = page.locator("a.row", has_text="Missile Launcher")
+    expect(row).to_be_visible()
+    for item in GEAR:
+        expect(row.locator(".gear")).to_contain_text(item)
+    # Nothing of any row's gear is cut off, and no row is wider than its list.
+    assert cut(page, "a.row .gear") == []
+    assert cut(page, "a.row") == []
+    # The gear stays clear of the row's minus and plus buttons.
+    for i in range(page.locator(".row-item").count()):
+        item = page.locator(".row-item").nth(i)
+        gear = item.locator(".gear").bounding_box()
+        stepper = item.locator(".stepper").bounding_box()
+        assert gear is not None and stepper is not None
+        assert gear["x"] + gear["width"] <= stepper["x"], item.inner_text()
+    if viewport == PHONE:
+        # Wrapped over more than one line: read whole, not cut at the screen's edge.
+        line = float(
+            row.locator(".gear").evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
+        )
+        assert row.locator(".gear").bounding_box()["height"] > 1.5 * line
+    judged(page, f"the editor ({viewport['width']})")
+    screenshot(page, f"phone-nits-editor-{viewport['width']}")
+    html = {"editor": sent(page)}
+    made.close()
+    markup_is_valid(html, viewport, "phone-nits-editor")
