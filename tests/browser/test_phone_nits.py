@@ -16,6 +16,7 @@ from forcebuilder.models import Force
 from onefinity.rules import read_force_document
 from tests.browser.conftest import PHONE, patient, screenshot
 from tests.browser.quality import ROOT, axe_violations, markup_errors
+from tests.events.conftest import make_event
 from tests.factories import LEGAL_DOCUMENT
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -153,3 +154,50 @@ def test_a_troopers_gear_is_read_whole_in_the_editor(
     html = {"editor": sent(page)}
     made.close()
     markup_is_valid(html, viewport, "phone-nits-editor")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["phone", "wide"])
+def test_the_join_link_is_read_whole_and_copied_with_one_tap(
+    browser, live_server, django_user_model, viewport
+):
+    organizer = django_user_model.objects.create_user("orga", "o@example.com", PASSWORD)
+    event = make_event(organizer)
+    made = context(browser, live_server.url, viewport, organizer)
+    made.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = opened(made, f"{live_server.url}/events/{event.pk}/")
+    link = live_server.url + event.get_join_url()
+
+    field = page.get_by_label("Hand this link")
+    assert field.input_value() == link
+    # The whole link is shown, within the screen.
+    assert cut(page, "#join-url") == []
+    shown = box(page, "#join-url")
+    assert shown["x"] >= 0 and shown["x"] + shown["width"] <= viewport["width"]
+
+    button = page.get_by_role("button", name="Copy the join link")
+    expect(button).to_be_visible()
+    pressed = button.bounding_box()
+    assert pressed is not None
+    assert pressed["height"] >= 44 and pressed["width"] >= 44
+    # Clear of the field above it, and of the actions beside or below it.
+    assert pressed["y"] >= shown["y"] + shown["height"] + 4
+    for other in (
+        page.get_by_role("link", name="Download the QR code (SVG)"),
+        page.get_by_role("button", name="Make a new link"),
+    ):
+        beside = other.bounding_box()
+        assert beside is not None and beside["height"] >= 44
+        apart = (
+            beside["x"] >= pressed["x"] + pressed["width"]
+            or beside["y"] >= pressed["y"] + pressed["height"]
+        )
+        assert apart, (pressed, beside)
+
+    button.click()
+    expect(page.locator("#join .copied")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    judged(page, f"the event's dashboard ({viewport['width']})")
+    screenshot(page, f"phone-nits-dashboard-{viewport['width']}")
+    html = {"dashboard": sent(page)}
+    made.close()
+    markup_is_valid(html, viewport, "phone-nits-dashboard")
