@@ -156,6 +156,47 @@ def test_a_troopers_gear_is_read_whole_in_the_editor(
     markup_is_valid(html, viewport, "phone-nits-editor")
 
 
+# Names as long as a trooper's may be (onefinity.rules.force.MAX_NAME_LENGTH): one of words,
+# one a single word, as a player pasting a call sign might leave it.
+LONG_NAMES = [
+    "Sergeant Major Ekaterina Volkova-Brandt of the Third Orbital Pathfinder Detachment, "
+    "Second Company",
+    "Ekaterina" * 13,
+]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["phone", "wide"])
+def test_a_troopers_long_name_is_read_whole_in_the_editor(
+    browser, live_server, django_user_model, viewport
+):
+    player = django_user_model.objects.create_user("player", "p@example.com", PASSWORD)
+    document = copy.deepcopy(LEGAL_DOCUMENT)
+    troopers = document["units"][0]["troopers"]
+    troopers[1]["name"], troopers[2]["name"] = LONG_NAMES
+    force = Force.create_from_spec(read_force_document(document), "2026.11", 75, owner=player)
+    made = context(browser, live_server.url, viewport, player)
+    page = opened(made, live_server.url + force.get_absolute_url())
+    for name in LONG_NAMES:
+        expect(page.locator("a.row .row-name", has_text=name[:40])).to_have_text(name)
+    # No name is cut, no row is wider than its list, and the names stay clear of the
+    # rows' minus and plus buttons.
+    assert cut(page, "a.row .row-name") == []
+    assert cut(page, "a.row") == []
+    for i in range(page.locator(".row-item").count()):
+        item = page.locator(".row-item").nth(i)
+        name = item.locator(".row-name").bounding_box()
+        stepper = item.locator(".stepper").bounding_box()
+        assert name is not None and stepper is not None
+        assert name["x"] + name["width"] <= stepper["x"], item.inner_text()
+    # A short name keeps to one line.
+    short = page.locator("a.row .row-name", has_text="Hacker")
+    line = float(short.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
+    assert box(page, "a.row .row-name >> text=Hacker")["height"] < 1.5 * line
+    judged(page, f"the editor with long names ({viewport['width']})")
+    screenshot(page, f"phone-nits-long-names-{viewport['width']}")
+    made.close()
+
+
 @pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["phone", "wide"])
 def test_the_join_link_is_read_whole_and_copied_with_one_tap(
     browser, live_server, django_user_model, viewport
