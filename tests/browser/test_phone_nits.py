@@ -111,6 +111,19 @@ def test_the_sign_up_and_log_in_fields_are_alike(browser, live_server, viewport)
         assert boxes[0]["height"] >= 44
         assert {box["width"] for box in boxes} == {boxes[0]["width"]}, (name, kinds, boxes)
         assert {box["x"] for box in boxes} == {boxes[0]["x"]}
+        if name == "signup":
+            # Under the password, its rules (a list) leave no wider gap before the next
+            # field than the username's sentence of help does.
+            gaps = page.eval_on_selector_all(
+                "main form .field",
+                "fields => fields.slice(0, -1).map((f, i) => {"
+                " const help = f.querySelector('.help');"
+                " const last = help ? help.querySelector('li:last-child') || help"
+                " : f.querySelector('input');"
+                " return fields[i + 1].getBoundingClientRect().top"
+                " - last.getBoundingClientRect().bottom; })",
+            )
+            assert gaps[2] <= gaps[0] + 1, gaps
         judged(page, f"{name} ({viewport['width']})")
         screenshot(page, f"phone-nits-{name}-{viewport['width']}")
         html[name] = sent(page)
