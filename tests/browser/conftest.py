@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Route, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = "/usr/bin/chromium"
@@ -124,3 +124,40 @@ def settled(page: Page) -> None:
         "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')",
         NAVIGATION_MS,
     )
+
+
+class HeldAnswers:
+    """The page's requests to ``url`` held back, as on a slow connection, until ``release()``
+    (or the end of the ``with``). The route stays until the page has settled (``settle``),
+    and lets through at once what it sees after the release: the page may send the next
+    request as soon as the first is answered, and a request caught while a route is being
+    taken away goes unreported by Playwright (CI once counted 7 of 8 posts)."""
+
+    def __init__(
+        self, page: Page, url: str | Callable[[str], bool], settle: Callable[[Page], None]
+    ) -> None:
+        self.page, self.url, self.settle = page, url, settle
+        self.routes: list[Route] = []
+        self.released = False
+
+    def __enter__(self) -> HeldAnswers:
+        self.page.route(self.url, self._hold)
+        return self
+
+    def _hold(self, route: Route) -> None:
+        if self.released:
+            route.continue_()
+        else:
+            self.routes.append(route)
+
+    def release(self) -> None:
+        self.released = True
+        waiting, self.routes = self.routes, []
+        for route in waiting:
+            route.continue_()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+        if exc[0] is None:
+            self.settle(self.page)
+        self.page.unroute(self.url)

@@ -16,7 +16,14 @@ from pypdf import PdfReader
 
 from forcebuilder.models import Force
 from onefinity.rules import read_force_document
-from tests.browser.conftest import PHONE, SCREENSHOTS, patient, screenshot, wait_until
+from tests.browser.conftest import (
+    PHONE,
+    SCREENSHOTS,
+    HeldAnswers,
+    patient,
+    screenshot,
+    wait_until,
+)
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -459,26 +466,12 @@ def test_eight_quick_clicks_make_eight_changes(
     expect(page.locator(".unit")).to_have_count(4)
     # Two on the first unit's "+ Add a trooper", their answers held back a moment as on a
     # slow connection: the page says it is saving while they are on their way.
-    # The route stays until the page is settled: the queue sends the second change when the
-    # first is answered, and a request caught as the route was taken away went unreported.
-    held: list = []
-
-    def hold(route) -> None:
-        if held and held[0] is None:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/edit/", hold)
-    quick_clicks(page, ".unit:first-child .unit-foot button.add", 2, touch)
-    wait_until(page, "document.querySelector('#editor[aria-busy]') !== null")
-    verdict = page.locator(".counter.verdict")
-    assert verdict.evaluate("v => getComputedStyle(v, '::after').content").startswith('"Saving')
-    waiting, held[:] = list(held), [None]
-    for route in waiting:
-        route.continue_()
-    settled(page)
-    page.unroute("**/edit/")
+    with HeldAnswers(page, "**/edit/", settled):
+        quick_clicks(page, ".unit:first-child .unit-foot button.add", 2, touch)
+        wait_until(page, "document.querySelector('#editor[aria-busy]') !== null")
+        verdict = page.locator(".counter.verdict")
+        saying = verdict.evaluate("v => getComputedStyle(v, '::after').content")
+        assert saying.startswith('"Saving')
     # Two on its stepper's "+".
     quick_clicks(page, ".unit:first-child .stepper button[value=duplicate-trooper]", 2, touch)
     settled(page)

@@ -15,7 +15,14 @@ from playwright.sync_api import Browser, Page, expect
 from pypdf import PdfReader
 
 from tablegen.models import Table
-from tests.browser.conftest import DESKTOP, NAVIGATION_MS, PHONE, screenshot, settled
+from tests.browser.conftest import (
+    DESKTOP,
+    NAVIGATION_MS,
+    PHONE,
+    HeldAnswers,
+    screenshot,
+    settled,
+)
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -749,27 +756,10 @@ def test_r_held_down_turns_the_piece_one_answer_at_a_time_without_reloading_the_
     page.on("request", lambda r: gets.append(r.url) if "turn=" in r.url else None)
     # A held key repeats: R as fast as a key repeats, before the first answer is in. The
     # answers are held until the four presses are made (on a busy machine the first came
-    # back between two presses); the route stays until the page is settled (see
-    # test_forcebuilder's quick clicks) and lets through what it sees after the release.
-    held: list = []
-
-    def hold(route) -> None:
-        if held and held[0] is None:
-            route.continue_()
-        else:
-            held.append(route)
-
-    def turning(url: str) -> bool:
-        return "turn=" in url
-
-    page.route(turning, hold)
-    for _ in range(4):
-        page.keyboard.press("r")
-    waiting, held[:] = list(held), [None]
-    for route in waiting:
-        route.continue_()
-    settled(page)
-    page.unroute(turning)
+    # back between two presses).
+    with HeldAnswers(page, lambda url: "turn=" in url, settled):
+        for _ in range(4):
+            page.keyboard.press("r")
     turns = len(gets)
     assert 1 <= turns < 4, gets  # presses while a turn was on its way were not sent
     expect(page.locator(".chosen-piece")).to_contain_text(f"Turned {60 * turns}°")
