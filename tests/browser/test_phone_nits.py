@@ -95,6 +95,19 @@ def cut(page: Page, selector: str) -> list[str]:
     )
 
 
+def read_whole_beside_the_steppers(page: Page, part: str) -> None:
+    """No editor row's ``part`` (its gear, its name) is cut, no row is wider than its list,
+    and each row's ``part`` ends before the row's minus and plus buttons begin."""
+    assert cut(page, f"a.row {part}") == []
+    assert cut(page, "a.row") == []
+    for i in range(page.locator(".row-item").count()):
+        item = page.locator(".row-item").nth(i)
+        shown = item.locator(part).bounding_box()
+        stepper = item.locator(".stepper").bounding_box()
+        assert shown is not None and stepper is not None
+        assert shown["x"] + shown["width"] <= stepper["x"], item.inner_text()
+
+
 @pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["phone", "wide"])
 def test_the_sign_up_and_log_in_fields_are_alike(browser, live_server, viewport):
     made = context(browser, live_server.url, viewport)
@@ -146,16 +159,9 @@ def test_a_troopers_gear_is_read_whole_in_the_editor(
     expect(row).to_be_visible()
     for item in GEAR:
         expect(row.locator(".gear")).to_contain_text(item)
-    # Nothing of any row's gear is cut off, and no row is wider than its list.
-    assert cut(page, "a.row .gear") == []
-    assert cut(page, "a.row") == []
-    # The gear stays clear of the row's minus and plus buttons.
-    for i in range(page.locator(".row-item").count()):
-        item = page.locator(".row-item").nth(i)
-        gear = item.locator(".gear").bounding_box()
-        stepper = item.locator(".stepper").bounding_box()
-        assert gear is not None and stepper is not None
-        assert gear["x"] + gear["width"] <= stepper["x"], item.inner_text()
+    # Nothing of any row's gear is cut off, no row is wider than its list, and the gear
+    # stays clear of the row's minus and plus buttons.
+    read_whole_beside_the_steppers(page, ".gear")
     if viewport == PHONE:
         # Wrapped over more than one line: read whole, not cut at the screen's edge.
         line = float(
@@ -193,14 +199,7 @@ def test_a_troopers_long_name_is_read_whole_in_the_editor(
         expect(page.locator("a.row .row-name", has_text=name[:40])).to_have_text(name)
     # No name is cut, no row is wider than its list, and the names stay clear of the
     # rows' minus and plus buttons.
-    assert cut(page, "a.row .row-name") == []
-    assert cut(page, "a.row") == []
-    for i in range(page.locator(".row-item").count()):
-        item = page.locator(".row-item").nth(i)
-        name = item.locator(".row-name").bounding_box()
-        stepper = item.locator(".stepper").bounding_box()
-        assert name is not None and stepper is not None
-        assert name["x"] + name["width"] <= stepper["x"], item.inner_text()
+    read_whole_beside_the_steppers(page, ".row-name")
     # A short name keeps to one line.
     short = page.locator("a.row .row-name", has_text="Hacker")
     line = float(short.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
