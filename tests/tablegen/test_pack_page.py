@@ -555,11 +555,14 @@ def test_a_pack_is_private_until_its_owner_shares_it_then_read_only_by_link(
     assert Client().get(link).status_code == 404
     page = owner_client.get(pack.get_absolute_url()).content.decode()
     assert "Only you can see this pack" in page and "Turn sharing on" in page
+    assert "Turn sharing on with a new link" in page and "Make a new link" not in page
     assert (
         stranger_client.post(f"/tables/packs/{pack.pk}/sharing/", {"change": "on"}).status_code
         == 404
     )
     owner_client.post(f"/tables/packs/{pack.pk}/sharing/", {"change": "on"})
+    page = owner_client.get(pack.get_absolute_url()).content.decode()
+    assert "Make a new link (the old one stops working)" in page
     shared = Client().get(link)
     assert shared.status_code == 200
     text = shared.content.decode()

@@ -479,11 +479,17 @@ def test_the_owner_turns_a_table_link_off_or_replaces_it(
     for suffix in ("", "table.json", "table.png", "setup.pdf"):
         assert client.get(f"/t/{code}/{suffix}").status_code == 404, suffix
     assert client.post(f"/t/{code}/copy/").status_code == 404
+    # With sharing off, the new link's button says it turns sharing on.
+    page = owner_client.get(f"/tables/{table.pk}/").content.decode()
+    assert "Turn sharing on with a new link" in page and "Make a new link" not in page
     owner_client.post(f"/tables/{table.pk}/sharing/", {"change": "new"})
     table.refresh_from_db()
     assert table.sharing and table.share_code != code
     assert client.get(f"/t/{code}/").status_code == 404
     assert client.get(f"/t/{table.share_code}/").status_code == 200
+    assert "Make a new link (the old one stops working)" in (
+        owner_client.get(f"/tables/{table.pk}/").content.decode()
+    )
 
 
 def test_every_terrain_kind_of_every_ruleset_has_a_colour_and_the_legend_follows_the_ruleset():
