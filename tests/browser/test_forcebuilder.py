@@ -215,6 +215,17 @@ def test_a_new_player_builds_a_legal_list_with_the_mouse(browser: Browser, live_
         "Undo: give Hacker in Medium Infantry Combi Rifle"
     )
     shot(page, "editor-building-desktop")
+    # Renamed, the list's tab says its new name as its heading does; undone, the old one.
+    expect(page).to_have_title("Browser Wardens · Onefinity builder")
+    page.locator("#settings-summary").click()
+    page.get_by_label("List name").fill("Browser Vanguard")
+    page.get_by_label("List name").press("Enter")
+    settled(page)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Browser Vanguard")
+    expect(page).to_have_title("Browser Vanguard · Onefinity builder")
+    page.locator("#undo").click()
+    settled(page)
+    expect(page).to_have_title("Browser Wardens · Onefinity builder")
 
 
 def test_a_legal_12_trooper_list_fits_two_and_a_half_desktop_screens_and_six_phone_screens(

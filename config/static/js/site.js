@@ -466,6 +466,10 @@ document.addEventListener("htmx:afterSwap", (event) => {
   }
   if (!editorState.redrawing) return;
   editorState.redrawing = false;
+  // The tab's title names the list as the heading does (a rename, or its undo, is a redraw).
+  const named = region.dataset.pageTitle;
+  const suffix = document.title.lastIndexOf(" · ");
+  if (named && suffix >= 0) document.title = named + document.title.slice(suffix);
   for (const box of region.querySelectorAll("details[data-remember][id]")) {
     const open = editorState.remembered.get(box.id);
     if (open !== undefined && open !== box.open) box.open = open;
