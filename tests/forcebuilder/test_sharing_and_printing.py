@@ -292,11 +292,11 @@ def test_with_sharing_off_the_new_link_button_says_it_turns_sharing_on(owner_cli
     owner_client.post(f"/forces/{force.pk}/sharing/", {"change": "off"})
     page = owner_client.get(f"/forces/{force.pk}/").content.decode()
     # No working link to replace: the button says what it does, turn it on under a new one.
-    assert "Turn sharing on with a new link" in page and "Make a new link" not in page
+    assert "Share under a new link" in page and "Make a new link" not in page
     owner_client.post(f"/forces/{force.pk}/sharing/", {"change": "on"})
     page = owner_client.get(f"/forces/{force.pk}/").content.decode()
     assert "Make a new link (the old one stops working)" in page
-    assert "Turn sharing on with a new link" not in page
+    assert "Share under a new link" not in page
 
 
 def test_only_the_owner_changes_sharing_and_nonsense_changes_nothing(

@@ -555,7 +555,7 @@ def test_a_pack_is_private_until_its_owner_shares_it_then_read_only_by_link(
     assert Client().get(link).status_code == 404
     page = owner_client.get(pack.get_absolute_url()).content.decode()
     assert "Only you can see this pack" in page and "Turn sharing on" in page
-    assert "Turn sharing on with a new link" in page and "Make a new link" not in page
+    assert "Share under a new link" in page and "Make a new link" not in page
     assert (
         stranger_client.post(f"/tables/packs/{pack.pk}/sharing/", {"change": "on"}).status_code
         == 404

@@ -481,7 +481,7 @@ def test_the_owner_turns_a_table_link_off_or_replaces_it(
     assert client.post(f"/t/{code}/copy/").status_code == 404
     # With sharing off, the new link's button says it turns sharing on.
     page = owner_client.get(f"/tables/{table.pk}/").content.decode()
-    assert "Turn sharing on with a new link" in page and "Make a new link" not in page
+    assert "Share under a new link" in page and "Make a new link" not in page
     owner_client.post(f"/tables/{table.pk}/sharing/", {"change": "new"})
     table.refresh_from_db()
     assert table.sharing and table.share_code != code
