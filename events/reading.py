@@ -570,10 +570,11 @@ def pair_problem(play: EventPlay, number: int) -> str | None:
             )
     active = play.active(number)
     if len(active) < 2 and play.checks_in(number):
+        who = "no player is" if not active else "only one player is"
         return (
-            f"Check-in for round {number} is open and {len(active)} of the players is checked "
-            "in: pairing needs at least two. Players check in from their event page, or tick "
-            "them in the check-in list."
+            f"Check-in for round {number} is open and {who} checked in: pairing needs at "
+            "least two. Players check in from their event page, or tick them in the check-in "
+            "list."
         )
     if len(active) < 2:
         return "Pairing needs at least two players who have not dropped."

@@ -67,8 +67,10 @@ def test_once_the_organizer_opens_check_in_a_round_pairs_only_the_checked_in(
     # Open and nobody checked in: nothing to pair yet, and the round page says why.
     round_page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
     assert "0 of 6 checked in" in round_page
-    assert "Check-in for round 1 is open and 0 of the players is checked in" in round_page
+    assert "Check-in for round 1 is open and no player is checked in" in round_page
     assert check_in(client_of(ann), event, ann).status_code == 302
+    round_page = organizer_client.get(f"/events/{event.pk}/rounds/1/").content.decode()
+    assert "Check-in for round 1 is open and only one player is checked in" in round_page
     assert check_in(client_of(ben), event, ben).status_code == 302
     for entry in (cat, dan):  # the organizer ticks the others
         assert check_in(organizer_client, event, entry).status_code == 302

@@ -458,3 +458,17 @@ def test_a_units_options_work_without_javascript_on_a_page_of_their_own(owner_cl
     assert keyed_force.units[0]["skills"] == ["fireteam"]
     assert owner_client.get(f"/forces/{keyed_force.pk}/units/nothing/").status_code == 404
     assert owner_client.get(f"/forces/{keyed_force.pk}/troopers/nothing/").status_code == 404
+
+
+def test_costs_and_sizes_of_one_read_in_the_singular(owner_client, keyed_force, client):
+    import re
+
+    # A unit skill of 1 point is "1 pt", of 2 "2 pts"; a TAG is 1 trooper, not 1-1 troopers.
+    page = owner_client.get(f"/forces/{keyed_force.pk}/units/alpha/").content.decode()
+    assert re.search(r"Fireteam <span class=\"cost\">1 pt</span>", page)
+    assert re.search(r"Hardened <span class=\"cost\">2 pts</span>", page)
+    editor = owner_client.get(f"/forces/{keyed_force.pk}/").content.decode()
+    assert "10 pts a trooper · 1 trooper ·" in editor and "1\N{EN DASH}1 troopers" not in editor
+    assert "2\N{EN DASH}6 troopers" in editor
+    for catalogue in ("/rules/units/", "/rules/"):
+        assert "1\N{EN DASH}1<" not in client.get(catalogue).content.decode(), catalogue
