@@ -254,3 +254,42 @@ def test_the_join_link_is_read_whole_and_copied_with_one_tap(
     html = {"dashboard": sent(page)}
     made.close()
     markup_is_valid(html, viewport, "phone-nits-dashboard")
+
+
+def too_small(page: Page, selectors: list[str]) -> list[str]:
+    """The visible controls under ``selectors`` less than a finger's 44 px tall, by text."""
+    return page.eval_on_selector_all(
+        ", ".join(selectors),
+        "els => els.filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)"
+        ".map(e => `${e.textContent.trim().slice(0, 40)}: ${e.getBoundingClientRect().height}`)",
+    )
+
+
+def test_on_a_phone_the_controls_a_player_taps_are_a_fingers_width_tall(
+    browser, live_server, django_user_model
+):
+    """What a tester found under 44 px at 390 px: the list's actions (Print, Roster PDF,
+    More...), Undo, the dashboard's Lock and Remove, a player's disclosures on the event page,
+    the home page's Open."""
+    organizer = django_user_model.objects.create_user("orga", "o@example.com", PASSWORD)
+    player = django_user_model.objects.create_user("player", "p@example.com", PASSWORD)
+    event = make_event(organizer)
+    event.join(player)
+    document = copy.deepcopy(LEGAL_DOCUMENT)
+    force = Force.create_from_spec(read_force_document(document), "2026.11", 75, owner=player)
+    made = context(browser, live_server.url, PHONE, player)
+    page = opened(made, live_server.url + force.get_absolute_url())
+    assert too_small(page, [".page-head .actions > a", ".page-head summary", "#undo"]) == []
+    page.goto(f"{live_server.url}/events/{event.pk}/me/")
+    assert page.locator("main details > summary").count() > 0
+    assert too_small(page, ["main details > summary"]) == []
+    screenshot(page, "phone-nits-player-event-390")
+    page.goto(live_server.url + "/")
+    assert too_small(page, [".example-actions a", ".example-actions button"]) == []
+    made.close()
+    made = context(browser, live_server.url, PHONE, organizer)
+    page = opened(made, f"{live_server.url}/events/{event.pk}/")
+    assert page.locator(".row-actions button").count() >= 2
+    assert too_small(page, [".row-actions button"]) == []
+    judged(page, "the dashboard on a phone")
+    made.close()
