@@ -635,3 +635,35 @@ def test_a_whole_game_of_an_event_round_on_two_phones(
     a.goto(f"{base}/events/{event.pk}/me/")
     expect(a.locator(".my-result")).to_contain_text(f"You won {game.vp_target} to 2")
     screenshot(b, "game-round-ended")
+
+
+def test_the_new_game_forms_fields_are_all_as_tall_on_a_phone(
+    browser: Browser, live_server, django_user_model, tmp_path
+):
+    """The opponent's list (a share link) is a text field like the others: as tall as the
+    page's other fields (44 px, a thumb's), and wide enough to read a link, within the
+    screen (it was a bare 21 px box, with no type for the site's field style)."""
+    alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
+    Force.create_from_spec(
+        read_force_document(LEGAL_DOCUMENT | {"name": "Alice's wardens"}),
+        "2026.11",
+        75,
+        owner=alice,
+    )
+    a = phone_of(browser, live_server.url, "alice")
+    fields = a.locator("form.game-new :is(input:not([type=hidden]), select)")
+    assert fields.count() == 4
+    heights = {}
+    for i in range(fields.count()):
+        field = fields.nth(i)
+        shown = field.bounding_box()
+        assert shown is not None
+        heights[field.get_attribute("id")] = shown["height"]
+    assert min(heights.values()) >= 44, heights
+    assert heights["list-b"] == heights["list-a"], heights
+    link = a.locator("#list-b").bounding_box()
+    assert link is not None
+    assert link["width"] >= 240 and link["x"] + link["width"] <= PHONE["width"], link
+    fits_the_phone(a)
+    assert axe_violations(a) == []
+    assert markup_errors({"games": a.request.get(a.url).text()}, tmp_path) == {}
