@@ -141,6 +141,10 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
     assert a.evaluate("document.activeElement.id").startswith("trooper-a-")
     move = a.locator(".action-list form").filter(has=a.locator("input[value='move']"))
     expect(move.get_by_role("button")).to_contain_text("1 AP")
+    # A trooper's actions, each with its cost on its button: readable there (axe-core's
+    # contrast; the cost's muted grey was on the button's blue).
+    expect(move.get_by_role("button")).to_be_enabled()
+    assert axe_violations(a) == []
     move.get_by_role("button").click()
     settled(a)
     expect(move.get_by_role("button")).to_contain_text("2 AP")
