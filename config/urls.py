@@ -18,3 +18,6 @@ urlpatterns = [
     path("", include("jobs.urls")),
     path("", include("onefinity.urls")),
 ]
+
+# A 404 under a game's address says how a game is joined (config.errors).
+handler404 = "config.errors.page_not_found"

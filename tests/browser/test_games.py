@@ -110,7 +110,14 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
     screenshot(a, "game-new-phone")
     fits_the_phone(a)
 
+    # Bob opens the game's own address before joining: a 404 that says how to join.
     b = phone_of(browser, base, "bob")
+    not_yet = b.goto(a.url)
+    assert not_yet is not None and not_yet.status == 404
+    expect(b.locator("main")).to_contain_text("open the join link the other player shares")
+    pages["not-joined"] = b.content()
+    assert axe_violations(b) == []
+    fits_the_phone(b)
     b.goto(join_url)
     pages["join"] = b.content()
     assert axe_violations(b) == []

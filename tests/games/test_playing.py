@@ -152,6 +152,41 @@ def test_a_stranger_and_a_third_account_get_404(game, zed):
     assert Client().get("/games/not-a-game/state.json").status_code == 404
 
 
+def main_of(response) -> str:
+    """The page's main region (the header's forms carry a token of their own each time)."""
+    html = response.content.decode()
+    return html[html.index("<main") : html.index("</main>")]
+
+
+def test_a_games_404_tells_how_a_game_is_joined_and_not_whether_it_exists(game, zed):
+    """A second phone that opens a game's page (not yet a player, or signed out) reads how a
+    game is joined; the page is the same for a game that does not exist."""
+    pages = {
+        "stranger": signed_in(zed).get(f"/games/{game.code}/"),
+        "unknown code": signed_in(zed).get("/games/not-a-game/"),
+        "signed out": Client().get(f"/games/{game.code}/"),
+        "unknown, signed out": Client().get("/games/not-a-game/"),
+        "its state": signed_in(zed).get(f"/games/{game.code}/state.json"),
+    }
+    for who, response in pages.items():
+        assert response.status_code == 404, who
+        text = main_of(response)
+        assert "opened by its two players" in text, who
+        assert "/join/" in text and "QR code" in text, who
+        assert "a list or a table is private" not in text, who
+    assert main_of(pages["stranger"]) == main_of(pages["unknown code"])
+    # Signed out, it offers to log in and come back to the address asked for.
+    signed_out = main_of(pages["signed out"])
+    assert f"?next=%2Fgames%2F{game.code}%2F" in signed_out
+    assert signed_out.replace(game.code, "not-a-game") == main_of(pages["unknown, signed out"])
+    # Other addresses keep the site's own 404.
+    for path in ("/forces/999999/", "/no-such-page/"):
+        response = signed_in(zed).get(path)
+        assert response.status_code == 404, path
+        assert "a list or a table is private" in main_of(response), path
+        assert "QR code" not in main_of(response), path
+
+
 def test_undo_takes_back_the_last_step_and_the_log_reads_back(game, alice, bob):
     a, b = signed_in(alice), signed_in(bob)
     step(a, game, kind="first", side="b")
