@@ -38,6 +38,17 @@ class StaleGame(GameRefusal):
 
 
 class GameQuerySet(OwnedQuerySet["Game"]):
+    def with_players(self) -> GameQuerySet:
+        """Each game with what its pages name it by (Game.side_titles): its two players,
+        and for a game of an event round the pairing's round, event and players."""
+        return self.select_related(
+            "owner",
+            "player_b",
+            "pairing__round__event",
+            "pairing__player_a__player",
+            "pairing__player_b__player",
+        )
+
     def playing(self, user: Any) -> GameQuerySet:
         """The games the user plays, on either side."""
         if not user.is_authenticated:
@@ -91,7 +102,31 @@ class Game(Owned, Versioned):
         ordering = ["-updated"]
 
     def __str__(self) -> str:
-        return f"{self.name_a} v {self.name_b}"
+        title_a, title_b = self.side_titles()
+        return f"{title_a} v {title_b}"
+
+    def side_titles(self) -> tuple[str, str]:
+        """What the pages call sides a and b: for a game of an event round's pairing, its
+        two players as the event names them (their lists, all alike "<Event> list", are
+        said beside them); otherwise the two lists' names. A page that shows many games
+        brings the pairing's players with them (``with_players``)."""
+        pairing = self.pairing if self.pairing_id is not None else None
+        if pairing is None:
+            return self.name_a, self.name_b
+        return pairing.player_a.player_name, pairing.player_b.player_name
+
+    @property
+    def title_a(self) -> str:
+        return self.side_titles()[0]
+
+    @property
+    def title_b(self) -> str:
+        return self.side_titles()[1]
+
+    @property
+    def by_players(self) -> bool:
+        """Whether the sides are named by their players (a game of an event's pairing)."""
+        return self.pairing_id is not None and self.pairing is not None
 
     def get_absolute_url(self) -> str:
         return reverse("games:game", args=[self.code])

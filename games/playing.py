@@ -274,6 +274,17 @@ class TrooperRow:
     class_name: str = ""
 
 
+@dataclass(frozen=True)
+class SideView:
+    """A side as its header says it: who plays it (Game.side_titles), and its list's name
+    when that is not already the title (a game of an event's pairing), else ""."""
+
+    side: str
+    title: str
+    list_name: str
+    rows: list[TrooperRow]
+
+
 # The page's own query (what it shows): the chosen trooper, a hex tapped on the map, and
 # the odds panel's choices.
 VIEW_FIELDS = ("trooper", "at", "target", "mode", "weapon", "rear", "charge")
@@ -300,8 +311,16 @@ def page(game: Game, side: str, choices: dict[str, str] | None = None) -> dict[s
         "me": side,
         "state": state,
         "sides": [
-            ([r for r in rows if r.side == "a"], "a", game.name_a),
-            ([r for r in rows if r.side == "b"], "b", game.name_b),
+            SideView(
+                side,
+                title,
+                list_name if game.by_players else "",
+                [r for r in rows if r.side == side],
+            )
+            for side, title, list_name in (
+                ("a", game.title_a, game.name_a),
+                ("b", game.title_b, game.name_b),
+            )
         ],
         "vp_pairs": [("a", state.vp[0]), ("b", state.vp[1])],
         "outcomes": outcomes,

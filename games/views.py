@@ -33,7 +33,7 @@ def _wants_json(request: HtmxHttpRequest) -> bool:
 
 
 def _by_code(code: str) -> Game:
-    game = Game.objects.filter(code=code).first() if len(code) <= 32 else None
+    game = Game.objects.with_players().filter(code=code).first() if len(code) <= 32 else None
     if game is None:
         raise Http404("Not found")
     return game
@@ -87,7 +87,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
 
 def _games_page(request: HtmxHttpRequest, error: str = "", status: int = 200) -> HttpResponse:
     context = {
-        "games": Game.objects.playing(request.user).select_related("owner", "player_b")[:100],
+        "games": Game.objects.playing(request.user).with_players()[:100],
         "lists": owned(request, Force).order_by("-updated").only("pk", "name")[:OFFERED],
         "tables": owned(request, Table).order_by("-updated").only("pk", "name")[:OFFERED],
         "error": error,
@@ -138,7 +138,7 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
             return render(
                 request, "games/join.html", {"game": game, "error": str(refusal)}, status=400
             )
-        messages.success(request, f"You play side B: {game.name_b}.")
+        messages.success(request, f"You play side B: {game.title_b}.")
         return redirect(game)
     return render(request, "games/join.html", {"game": game})
 

@@ -466,7 +466,7 @@ def _same_version(mover: Page, follower: Page) -> None:
 
 
 def test_a_whole_game_of_an_event_round_on_two_phones(
-    browser: Browser, live_server, django_user_model
+    browser: Browser, live_server, django_user_model, tmp_path
 ):
     import datetime
 
@@ -520,9 +520,16 @@ def test_a_whole_game_of_an_event_round_on_two_phones(
         phone = phone_of(browser, base, name)
         phone.goto(f"{base}/events/{event.pk}/me/")
         phone.get_by_role("button", name="Play this game on your phones").click()
-        expect(phone.get_by_role("heading", level=1)).to_contain_text("Alice's medics")
+        # An event's game is named by its players; each side's list is said under it.
+        expect(phone.get_by_role("heading", level=1)).to_have_text("alice v bob")
+        expect(phone).to_have_title("alice v bob · Onefinity builder")
+        expect(phone.locator("#side-a")).to_have_text("Side A: alice, with Alice's medics")
+        expect(phone.locator("#side-b")).to_have_text("Side B: bob, with Bob's TAG")
         phones[name] = phone
     a, b = phones["alice"], phones["bob"]
+    assert axe_violations(a) == []
+    assert markup_errors({"round-game": a.request.get(a.url).text()}, tmp_path) == {}
+    fits_the_phone(a)
     game = Game.objects.get()
     assert game.pairing is not None and game.table_name == "Pack table 1"
     expect(a.locator(".note").first).to_contain_text("Pack table 1")

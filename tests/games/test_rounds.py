@@ -118,3 +118,78 @@ def test_a_trooper_stands_anywhere_but_on_blocking_terrain():
     assert standing_hexes(table, ruleset) == tuple(
         h for i, h in enumerate(board.hexes) if i not in (0, 5)
     )
+
+
+def headers(html: str) -> dict[str, str]:
+    """What a page shows as a game's names: its <title>, its heading, its sides' headers
+    (tags taken out, the hidden words for a screen reader kept)."""
+    import re
+
+    def text(found: str) -> str:
+        return " ".join(re.sub(r"<[^>]+>", " ", found).split())
+
+    found = {name: text(words) for name, words in re.findall(r"<(title|h1)>(.*?)</\1>", html, re.S)}
+    sides = re.findall(r'<h3 id="side-([ab])">(.*?)</h3>', html, re.S)
+    return found | {f"side {side}": text(words) for side, words in sides}
+
+
+@pytest.fixture
+def event_lists(event, joined):
+    """Round 1 paired as above, with the lists players build for an event: every one named
+    "<Event> list"."""
+    from tests.events.conftest import make_force
+
+    alice, bob = joined
+    for entry in (alice, bob):
+        entry.submit(make_force(entry.player, f"{event.name} list"), accept_problems=False)
+    event.lock_all()
+    round_ = event.rounds.get(number=1)
+    round_.set_tables(round_.version, table_documents(1), "pack")
+    pairing = Pairing.objects.create(round=round_, table=1, player_a=alice, player_b=bob)
+    round_.published = True
+    round_.save()
+    return pairing
+
+
+def test_a_game_of_an_event_is_named_by_its_players_and_its_lists_said_beside(
+    event_lists, player_client, other_client
+):
+    other_client.post(f"/games/round/{event_lists.round.event_id}/1/")
+    game = Game.objects.get()
+    assert game.name_a == game.name_b == "Spring Open list"
+    shown = headers(player_client.get(game.get_absolute_url()).content.decode())
+    assert shown["title"].startswith("alice v bob")
+    assert shown["h1"] == "alice v bob"
+    assert shown["side a"] == "Side A: alice , with Spring Open list"
+    assert shown["side b"] == "Side B: bob , with Spring Open list"
+    # The turn's region, as each step and the other phone's poll draw it again.
+    region = other_client.get(game.get_absolute_url(), HTTP_HX_REQUEST="true")
+    assert headers(region.content.decode())["side a"] == "Side A: alice , with Spring Open list"
+    listed = player_client.get("/games/").content.decode()
+    assert f'<a href="{game.get_absolute_url()}">alice v bob</a>' in listed
+    assert str(game) == "alice v bob"
+
+
+def test_the_games_list_names_event_games_in_one_query_whatever_their_number(
+    event_lists, player_client, other_client, django_assert_max_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    event = event_lists.round.event
+    other_client.post(f"/games/round/{event.pk}/1/")
+    with CaptureQueriesContext(connection) as one:
+        player_client.get("/games/")
+    # The same game again for rounds 2 and 3 (their pairings made as round 1's was).
+    game = Game.objects.get()
+    for number in (2, 3):
+        game.pk, game.code = None, f"round-{number}-game"
+        game.pairing = Pairing.objects.create(
+            round=event.rounds.get(number=number),
+            table=1,
+            player_a=event_lists.player_a,
+            player_b=event_lists.player_b,
+        )
+        game.save()
+    with django_assert_max_num_queries(len(one)):
+        assert player_client.get("/games/").content.decode().count(">alice v bob</a>") == 3
