@@ -76,10 +76,16 @@ def test_reaching_the_vp_target_reports_the_result_to_the_round(
     assert undo.status_code == 400 and "organizer" in undo.json()["error"]
 
 
-def test_the_players_event_page_offers_the_game(paired, player_client):
+def test_the_players_event_page_offers_the_game_until_its_result_is_in(paired, player_client):
+    offer = f"/games/round/{paired.round.event_id}/1/"
     page = player_client.get(f"/events/{paired.round.event_id}/me/")
     assert page.status_code == 200
-    assert f"/games/round/{paired.round.event_id}/1/" in page.content.decode()
+    assert offer in page.content.decode()
+    # With the result settled a new game of that pairing is no longer offered.
+    Result.objects.update_or_create(pairing=paired, defaults={"a_vp": 3, "b_vp": 1})
+    page = player_client.get(f"/events/{paired.round.event_id}/me/").content.decode()
+    assert 'You won</span> 3 to 1' in page  # the settled result, as the page says it
+    assert offer not in page
 
 
 def test_a_pairing_with_a_list_not_locked_or_a_player_gone_starts_no_game(
