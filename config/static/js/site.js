@@ -4,6 +4,14 @@
 
 document.documentElement.classList.add("js");
 
+// A refusal is drawn at the address its form was sent to (a 400 of POST .../report/). The
+// page says where it lives, and the address bar is set to it: a reload then asks for the
+// page again, not whether to send the form a second time.
+const pageHome = document.querySelector("main [data-page-url]");
+if (pageHome && location.pathname !== pageHome.dataset.pageUrl) {
+  history.replaceState(history.state, "", pageHome.dataset.pageUrl + location.hash);
+}
+
 // --- The site's menu on a narrow screen ------------------------------------------------------
 //
 // A disclosure: the button says whether the links are shown; Escape hides them and gives
