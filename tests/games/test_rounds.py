@@ -84,7 +84,7 @@ def test_the_players_event_page_offers_the_game_until_its_result_is_in(paired, p
     # With the result settled a new game of that pairing is no longer offered.
     Result.objects.update_or_create(pairing=paired, defaults={"a_vp": 3, "b_vp": 1})
     page = player_client.get(f"/events/{paired.round.event_id}/me/").content.decode()
-    assert 'You won</span> 3 to 1' in page  # the settled result, as the page says it
+    assert "You won</span> 3 to 1" in page  # the settled result, as the page says it
     assert offer not in page
 
 
