@@ -17,7 +17,7 @@ from accounts.ownership import (
     owner_fields,
 )
 from forcebuilder.actions import find_trooper, find_unit, trooper_key, unit_key
-from forcebuilder.destinations import greet_new_list
+from forcebuilder.destinations import destinations, greet_new_list
 from forcebuilder.editing import edit_list
 from forcebuilder.edits import EditError
 from forcebuilder.forms import NewForceForm
@@ -103,8 +103,10 @@ def _render_editor(
     context = _editor_context(request, force, focus, odds_open, checked)
     if request.htmx:
         return render(request, "forcebuilder/editor.html#editor", context, status=status)
-    # The share panel (with its QR code) is outside the region htmx swaps.
+    # The share panel (with its QR code) is outside the region htmx swaps, and so is the
+    # way back to the events whose entry takes this list (read once, not on every change).
     context |= share_context(request, force)
+    context["destinations"] = destinations(request, force)
     return render(request, "forcebuilder/editor.html", context, status=status)
 
 

@@ -280,6 +280,11 @@ def test_on_a_phone_the_controls_a_player_taps_are_a_fingers_width_tall(
     made = context(browser, live_server.url, PHONE, player)
     page = opened(made, live_server.url + force.get_absolute_url())
     assert too_small(page, [".page-head .actions > a", ".page-head summary", "#undo"]) == []
+    # The way back to the event whose entry still takes a list, above the list.
+    way_back = page.locator(".way-back a")
+    expect(way_back).to_have_attribute("href", f"/events/{event.pk}/me/#submit")
+    judged(page, "the editor with its way back (390)")
+    screenshot(page, "phone-nits-way-back-390")
     page.goto(f"{live_server.url}/events/{event.pk}/me/")
     assert page.locator("main details > summary").count() > 0
     assert too_small(page, ["main details > summary"]) == []

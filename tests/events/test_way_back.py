@@ -126,3 +126,33 @@ def test_a_list_copied_in_a_browser_without_an_account_has_no_way_back(
     shared.set_sharing("on")
     page = _greeting(client.post(f"/s/{shared.share_code}/copy/", follow=True))
     assert "copied to your lists." in page and "go back to" not in page
+
+
+def test_the_editor_keeps_the_way_back_until_the_list_is_submitted_as_it_is(
+    event, player, player_client, alice_list
+):
+    event.join(player)
+    editor = alice_list.get_absolute_url()
+    way_back = f'<p class="way-back">When this list is ready, {_link(event)} to submit it.</p>'
+    # Every time the list's editor is opened, not only in the message that greets a new list.
+    assert way_back in _greeting(player_client.get(editor))
+    assert way_back in _greeting(player_client.get(editor))
+    # Submitted as it is: nothing to go back for.
+    submit = player_client.post(f"/events/{event.pk}/me/submit/", {"force": alice_list.pk})
+    assert submit.status_code == 302
+    assert "way-back" not in _greeting(player_client.get(editor))
+    # Changed since: the entry holds the list as it was, and the way back is offered again.
+    changed = player_client.post(
+        f"/forces/{alice_list.pk}/edit/",
+        {
+            "action": "settings",
+            "name": "Alice's vanguard",
+            "faction": alice_list.faction,
+            "points_limit": 75,
+            "version": alice_list.version,
+        },
+        headers={"HX-Request": "true"},
+    )
+    assert changed.status_code == 200
+    assert "way-back" not in changed.content.decode()  # a change redraws the list alone
+    assert way_back in _greeting(player_client.get(editor))
