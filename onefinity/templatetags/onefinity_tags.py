@@ -1,12 +1,30 @@
+import datetime
 from fractions import Fraction
 
 from django import template
+from django.utils import dateformat, timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from onefinity.rules.combat import ExchangeResult
 from onefinity.rules.effects import describe_entry
 from onefinity.rules.ruleset import ALL, CatalogueEntry, Ruleset, TrooperClass
 
 register = template.Library()
+
+
+@register.simple_tag
+def utc_time(moment: datetime.datetime | None, shown: str = "j M Y H:i") -> SafeString | str:
+    """A moment as the server knows it, "27 Nov 2026 17:58 UTC", in a ``<time>`` that the
+    site's script shows in the reader's own time (a phone at the venue: its clock's)."""
+    if moment is None:
+        return ""
+    utc = timezone.localtime(moment, datetime.UTC)
+    return format_html(
+        '<time datetime="{}" data-local>{} UTC</time>',
+        utc.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        dateformat.format(utc, shown),
+    )
 
 
 @register.filter

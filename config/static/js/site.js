@@ -4,6 +4,22 @@
 
 document.documentElement.classList.add("js");
 
+// A moment the server wrote in UTC (utc_time) is shown in the reader's own time; its UTC
+// stays in the tooltip. Pages whose regions are redrawn by htmx are done again after each.
+function localTimes(root) {
+  for (const time of root.querySelectorAll("time[data-local][datetime]")) {
+    const moment = new Date(time.getAttribute("datetime"));
+    if (Number.isNaN(moment.getTime())) continue;
+    time.title = time.textContent;
+    time.textContent = moment.toLocaleString([], {
+      day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit",
+    });
+    time.removeAttribute("data-local");
+  }
+}
+localTimes(document);
+document.addEventListener("htmx:afterSettle", () => localTimes(document));
+
 // A refusal is drawn at the address its form was sent to (a 400 of POST .../report/). The
 // page says where it lives, and the address bar is set to it: a reload then asks for the
 // page again, not whether to send the form a second time.
