@@ -227,6 +227,8 @@ def test_the_game_page_offers_each_action_with_its_cost_or_its_reason(game, alic
     page = a.get(f"/games/{game.code}/?trooper={trooper}").content.decode()
     assert "Jump climb" in page and "it costs 3 AP and 2 AP are left" in page
     assert "it enters with its first action" in page  # shooting from off the table
+    # Either phone may record a step for either side: the page says so.
+    assert "Either phone records any step, for either side" in page
 
 
 def test_starting_refuses_what_is_not_mine_or_not_a_number(alice, bob):
