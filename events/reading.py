@@ -554,8 +554,9 @@ def pair_problem(play: EventPlay, number: int) -> str | None:
     started = [p.table for p in play.pairings.get(number, []) if (r := result_of(p)) and r.started]
     if started:
         return (
-            f"Round {number} has results (table {listed(started)}): a round is paired again "
-            "only before any result. Swap players or tables instead."
+            f"Round {number} has results reported at table {listed(started)} (confirmed or "
+            "not): a round is paired again only before any result. Swap players or tables "
+            "instead."
         )
     for earlier in range(1, number):
         state = play.state(earlier)

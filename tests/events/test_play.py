@@ -198,6 +198,11 @@ def test_a_round_is_paired_again_only_before_any_result(organizer_client, event,
     response = pair(organizer_client, event, 1)
     assert response.status_code == 400
     assert "a round is paired again only before any result" in response.content.decode()
+    # One player's report, not yet confirmed, is a result reported all the same.
+    table = game.table
+    assert f"Round 1 has results reported at table {table} (confirmed or not)" in (
+        response.content.decode()
+    )
     assert games(event, 1)[0].pk == game.pk
 
 
