@@ -11,7 +11,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
@@ -229,19 +228,11 @@ def new_list(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     force = Force.create_from_spec(
         spec, ruleset.version, event.points_limit, **owner_fields(request, Force)
     )
-    # The way back: a link in the message the list's editor shows first (the message keeps
-    # its markup through the messages' storage; every name in it is escaped).
+    # The way back to the event is the editor's own (forcebuilder.destinations): above the
+    # list, whenever it is opened, until the entry holds it.
     messages.success(
         request,
-        format_html(
-            '{} is started at {} points under ruleset {}. When it is ready, <a href="{}">go '
-            "back to {}</a> to submit it.",
-            force.name,
-            event.points_limit,
-            ruleset.version,
-            reverse("events:me", args=[event.pk]) + "#submit",
-            event.name,
-        ),
+        f"{force.name} is started at {event.points_limit} points under ruleset {ruleset.version}.",
     )
     return redirect(force)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -17,7 +18,6 @@ from accounts.ownership import (
     is_owner,
     owner_fields,
 )
-from forcebuilder.destinations import greet_new_list
 from forcebuilder.forms import ImportForm
 from forcebuilder.jobs import list_print_job, printout, worker_prints
 from forcebuilder.models import Force
@@ -83,7 +83,7 @@ def shared_copy(request: HtmxHttpRequest, code: str) -> HttpResponse:
         original.points_limit,
         **owner_fields(request, Force),
     )
-    greet_new_list(request, copy, f"{copy.name} copied to your lists.")
+    messages.success(request, f"{copy.name} copied to your lists.")
     return redirect(copy)
 
 
@@ -162,7 +162,7 @@ def example_copy(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         found.force.points_limit or current.force_limits.points,
         **owner_fields(request, Force),
     )
-    greet_new_list(request, force, f"{force.name} copied to your lists: change anything you like.")
+    messages.success(request, f"{force.name} copied to your lists: change anything you like.")
     return redirect(force)
 
 
@@ -181,7 +181,7 @@ def force_import(request: HtmxHttpRequest) -> HttpResponse:
             force = Force.create_from_spec(
                 spec, ruleset.version, points_limit, **owner_fields(request, Force)
             )
-            greet_new_list(request, force, f"{force.name} imported.")
+            messages.success(request, f"{force.name} imported.")
             return redirect(force)
         preview = force_sheet(spec, validate_force(spec, ruleset))
         canonical = json.dumps(force_document(spec), ensure_ascii=False)

@@ -17,7 +17,7 @@ from accounts.ownership import (
     owner_fields,
 )
 from forcebuilder.actions import find_trooper, find_unit, trooper_key, unit_key
-from forcebuilder.destinations import destinations, greet_new_list
+from forcebuilder.destinations import destinations
 from forcebuilder.editing import edit_list
 from forcebuilder.edits import EditError
 from forcebuilder.forms import NewForceForm
@@ -152,7 +152,7 @@ def force_new(request: HtmxHttpRequest) -> HttpResponse:
             form.cleaned_data["points_limit"],
             **owner_fields(request, Force),
         )
-        greet_new_list(request, force, f"{force.name} created.")
+        messages.success(request, f"{force.name} created.")
         return redirect(force)
     return render(
         request, "forcebuilder/force_new.html", {"form": form}, status=400 if form.errors else 200
@@ -163,7 +163,7 @@ def force_new(request: HtmxHttpRequest) -> HttpResponse:
 def force_duplicate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     original = get_owned_or_404(request, Force, pk)
     copy = original.duplicate(**owner_fields(request, Force))
-    greet_new_list(request, copy, f"Copied as {copy.name}.")
+    messages.success(request, f"Copied as {copy.name}.")
     return redirect(copy)
 
 

@@ -281,7 +281,8 @@ def test_a_list_built_for_the_event_leads_back_to_it(event, player, player_clien
     )
     page = response.content.decode()
     assert f'<a href="/events/{event.pk}/me/#submit">go back to Spring Open</a>' in page
-    assert "For &lt;the&gt; event is started at 75 points under ruleset 2026.11" in page
+    assert "For &lt;the&gt; event is started at 75 points under ruleset 2026.11." in page
+    assert page.count("go back to Spring Open") == 1  # the editor's, not the message's too
 
 
 def test_a_packs_table_names_reach_the_pages_without_the_generators_seed(

@@ -1,7 +1,8 @@
 """The way back to the event after a list is copied (or started, or imported) outside the
-event's own "Build a new list": the list's editor greets it with a link to every event whose
-entry still takes a list (forcebuilder.destinations, events.destinations), and that page
-offers the new list for submission."""
+event's own "Build a new list": the list's editor shows, above the list, a link to every
+event whose entry still takes it (forcebuilder.destinations, events.destinations), and that
+page offers the new list for submission. The message greeting the list says what happened,
+once; the way back is the editor's, whenever it opens."""
 
 from __future__ import annotations
 
@@ -22,6 +23,12 @@ def _link(event) -> str:
     return f'<a href="/events/{event.pk}/me/#submit">go back to {event.name}</a>'
 
 
+def _panel(*events) -> str:
+    """The way back above the list, to each event (the latest first)."""
+    links = " or ".join(_link(event) for event in events)
+    return f'<p class="way-back">When this list is ready, {links} to submit it.</p>'
+
+
 def _greeting(response) -> str:
     assert response.status_code == 200, response.status_code
     return response.content.decode()
@@ -37,9 +44,8 @@ def test_copying_a_shared_list_leads_back_to_the_event_and_it_is_offered_there(
     page = _greeting(response)
     copied = player.forces.get()
     assert response.redirect_chain[-1][0] == copied.get_absolute_url()
-    assert (
-        f"Bob&#x27;s shared wardens copied to your lists. When it is ready, {_link(event)}" in page
-    )
+    assert "Bob&#x27;s shared wardens copied to your lists." in page
+    assert _panel(event) in page
     # The way back is followed: the copy is offered there, and submitting it works.
     me = player_client.get(f"/events/{event.pk}/me/").content.decode()
     assert f'name="force" value="{copied.pk}"' in me
@@ -51,7 +57,7 @@ def test_copying_a_shared_list_leads_back_to_the_event_and_it_is_offered_there(
 def test_copying_one_of_my_lists_leads_back_to_the_event(event, player, player_client, alice_list):
     event.join(player)
     page = _greeting(player_client.post(f"/forces/{alice_list.pk}/duplicate/", follow=True))
-    assert f"Copied as Alice&#x27;s wardens (copy). When it is ready, {_link(event)}" in page
+    assert "Copied as Alice&#x27;s wardens (copy)." in page and _panel(event) in page
 
 
 @pytest.mark.parametrize(
@@ -72,7 +78,7 @@ def test_every_other_way_of_making_a_list_leads_back_too(event, player, player_c
         },
     }.get(url, {})
     page = _greeting(player_client.post(url, fields, follow=True))
-    assert f"{said} When it is ready, {_link(event)}" in page
+    assert said in page and _panel(event) in page
 
 
 def test_a_player_in_two_events_is_offered_both_and_the_names_are_escaped(
@@ -133,7 +139,7 @@ def test_the_editor_keeps_the_way_back_until_the_list_is_submitted_as_it_is(
 ):
     event.join(player)
     editor = alice_list.get_absolute_url()
-    way_back = f'<p class="way-back">When this list is ready, {_link(event)} to submit it.</p>'
+    way_back = _panel(event)
     # Every time the list's editor is opened, not only in the message that greets a new list.
     assert way_back in _greeting(player_client.get(editor))
     assert way_back in _greeting(player_client.get(editor))
