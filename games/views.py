@@ -122,15 +122,17 @@ def from_round(request: HtmxHttpRequest, event_id: int, number: int) -> HttpResp
 @require_http_methods(["GET", "POST"])
 def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     game = _by_code(code)
+    side = game.side_of(request.user) if request.user.is_authenticated else None
+    # A game whose side B is taken (or was left) is its players' alone: anyone else, signed
+    # in or not, finds nothing here (its players log in and see their side).
+    if (game.player_b_id is not None or game.b_left) and side is None:
+        raise Http404("Not found")
     if not request.user.is_authenticated:
         if request.method == "POST":
             return redirect(f"{reverse('login')}?next={game.get_join_url()}")
         return render(request, "games/join.html", {"game": game})
-    side = game.side_of(request.user)
     if side is not None and request.method == "GET":
         return render(request, "games/join.html", {"game": game, "side": side})
-    if (game.player_b_id is not None or game.b_left) and side is None:
-        raise Http404("Not found")
     if request.method == "POST":
         try:
             playing.join(game, request.user)

@@ -150,6 +150,12 @@ def test_a_stranger_and_a_third_account_get_404(game, zed):
     assert z.post(f"/games/{game.code}/join/").status_code == 404
     assert Client().get(f"/games/{game.code}/state.json").status_code == 404
     assert Client().get("/games/not-a-game/state.json").status_code == 404
+    # Its join page too, signed in or out, once side B is taken: who plays is not shown,
+    # alike for a game that exists and one that does not.
+    assert z.get(f"/games/{game.code}/join/").status_code == 404
+    assert Client().get(f"/games/{game.code}/join/").status_code == 404
+    assert Client().post(f"/games/{game.code}/join/").status_code == 404
+    assert Client().get("/games/not-a-game/join/").status_code == 404
 
 
 def main_of(response) -> str:
