@@ -16,6 +16,7 @@ import argparse
 import concurrent.futures
 import contextlib
 import http.client
+import ipaddress
 import json
 import os
 import random
@@ -277,6 +278,18 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[max(0, min(len(ordered) - 1, round(share * len(ordered)) - 1))]
 
 
+def loopback(base: str) -> bool:
+    """Whether ``base`` names this machine: localhost, or a loopback address written as an
+    address (a name that merely starts with "127." may be anyone's)."""
+    host = urllib.parse.urlparse(base).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def mix(text: str) -> dict[str, int]:
     """``"kind=weight,kind=weight"``: the kinds of WEIGHTS, each with a weight of 0 or more."""
     weights: dict[str, int] = {}
@@ -316,8 +329,7 @@ def main() -> int:
         "(kinds left out are not sent)",
     )
     args = parser.parse_args()
-    host = urllib.parse.urlparse(args.base).hostname or ""
-    if not (host == "localhost" or host.startswith("127.") or host == "::1"):
+    if not loopback(args.base):
         raise SystemExit("load tests only target this machine (loopback addresses)")
 
     shared_codes: list[str] = []

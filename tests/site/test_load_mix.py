@@ -40,3 +40,25 @@ def test_a_user_sends_only_the_kinds_of_its_mix():
         "pdf",
     }
     assert 100 < sum(path == "/s/abc/" for path in sent) < 190
+
+
+def test_the_load_client_targets_only_this_machine():
+    run = client()
+    for base in (
+        "http://127.0.0.1:8000",
+        "http://127.5.6.7",
+        "http://localhost:9",
+        "http://[::1]:80",
+    ):
+        assert run.loopback(base), base
+    for base in (
+        "http://127.0.0.1.nip.io:8041",
+        "http://127.attacker.example",
+        "http://example.com",
+        "http://0.0.0.0",
+        "http://[::ffff:8.8.8.8]",
+        "http://localhost.evil.com",
+        "http://evil.com#@127.0.0.1",
+        "http://2130706433",
+    ):
+        assert not run.loopback(base), base
