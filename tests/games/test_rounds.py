@@ -14,10 +14,9 @@ from tests.events.conftest import table_documents
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def paired(event, submitted):
-    """Round 1 published, with its pack table 1: Alice (side A) against Bob."""
-    alice, bob = submitted
+def round_one(event, alice, bob) -> Pairing:
+    """The lists locked and round 1 published, with its pack table 1: Alice (side A)
+    against Bob."""
     event.lock_all()
     round_ = event.rounds.get(number=1)
     round_.set_tables(round_.version, table_documents(1), "pack")
@@ -25,6 +24,12 @@ def paired(event, submitted):
     round_.published = True
     round_.save()
     return pairing
+
+
+@pytest.fixture
+def paired(event, submitted):
+    """Round 1 published, with its pack table 1: Alice (side A) against Bob."""
+    return round_one(event, *submitted)
 
 
 def test_one_tap_starts_the_game_with_both_locked_lists_and_the_rounds_table(
@@ -148,13 +153,7 @@ def event_lists(event, joined):
     alice, bob = joined
     for entry in (alice, bob):
         entry.submit(make_force(entry.player, f"{event.name} list"), accept_problems=False)
-    event.lock_all()
-    round_ = event.rounds.get(number=1)
-    round_.set_tables(round_.version, table_documents(1), "pack")
-    pairing = Pairing.objects.create(round=round_, table=1, player_a=alice, player_b=bob)
-    round_.published = True
-    round_.save()
-    return pairing
+    return round_one(event, alice, bob)
 
 
 def test_a_game_of_an_event_is_named_by_its_players_and_its_lists_said_beside(
