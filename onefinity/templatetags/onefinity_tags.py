@@ -28,6 +28,13 @@ def utc_time(moment: datetime.datetime | None, shown: str = "j M Y H:i") -> Safe
 
 
 @register.filter
+def upto(low: int, high: int) -> str:
+    """A range of counts as a player reads it: "2 to 6" with an en dash, or "1" where both
+    ends are one."""
+    return f"{low}" if low == high else f"{low}\N{EN DASH}{high}"
+
+
+@register.filter
 def percent(value: Fraction | float) -> str:
     """A probability as a percentage with one decimal, e.g. 60.6 %."""
     return f"{percent_number(value)} %"
