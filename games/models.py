@@ -110,7 +110,7 @@ class Game(Owned, Versioned):
         two players as the event names them (their lists, all alike "<Event> list", are
         said beside them); otherwise the two lists' names. A page that shows many games
         brings the pairing's players with them (``with_players``)."""
-        pairing = self.pairing if self.pairing_id is not None else None
+        pairing = self.pairing  # (None without a query when the game has none)
         if pairing is None:
             return self.name_a, self.name_b
         return pairing.player_a.player_name, pairing.player_b.player_name
@@ -126,7 +126,7 @@ class Game(Owned, Versioned):
     @property
     def by_players(self) -> bool:
         """Whether the sides are named by their players (a game of an event's pairing)."""
-        return self.pairing_id is not None and self.pairing is not None
+        return self.pairing_id is not None
 
     def get_absolute_url(self) -> str:
         return reverse("games:game", args=[self.code])
