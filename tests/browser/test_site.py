@@ -3,6 +3,8 @@ without JavaScript."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -48,7 +50,7 @@ def test_card_odds_update_in_place_with_htmx_from_the_keyboard(page: Page, live_
     expect(result).to_contain_text("Attacker wins")
     expect(result).to_contain_text("60.6 %")
     assert page.evaluate("window.notReloaded") is True  # swapped in place, no page load
-    assert "attacker=3" in page.url  # the result has a shareable address
+    expect(page).to_have_url(re.compile(r"attacker=3"))  # the result has a shareable address
     # An impossible number is stopped by the browser before any request is sent
     # (the server's own message for it is tested in tests/site).
     attacker = page.get_by_label("Attacker draws")
