@@ -1,10 +1,10 @@
-"""Everything a person owns, in one file: the account page, export, import, and deleting the
-account.
+"""Everything a person owns, in one file: the account page, the export's file, and
+deleting the account.
 
 The file holds the same documents as the single exports (force and table documents), so
-each part can also be imported on its own. Import checks the whole file before saving
-anything, and saves it in one transaction: a bad file changes nothing. What each part
-holds comes from the feature apps (accounts.part_registry).
+each part can also be imported on its own. Importing it again is accounts.account_import
+(and jobs.imports, which runs a large one in the task worker). What each part holds comes
+from the feature apps (accounts.part_registry).
 """
 
 from __future__ import annotations
@@ -24,17 +24,10 @@ from accounts.ownership import log_out
 from accounts.part_registry import (
     ACCOUNT_FORMAT,
     ACCOUNT_VERSION,
-    AccountFileError,
-    AccountPart,
     Damaged,
     account_parts,
 )
 from onefinity.fastjson import dumps_indented
-from onefinity.rules.jsontext import JsonTextError, parse_json
-
-MAX_ACCOUNT_BYTES = 5_000_000
-# Records of every kind together in one file.
-MAX_ITEMS = 500
 
 
 @require_GET
@@ -86,62 +79,6 @@ def _list(records: Iterable[Any]) -> Iterator[bytes]:
 def _indented(text: bytes, spaces: int) -> bytes:
     # Inside JSON text a line break is always the layout's (strings escape theirs).
     return text.replace(b"\n", b"\n" + b" " * spaces)
-
-
-def _importable() -> list[AccountPart]:
-    return [part for part in account_parts() if part.read is not None]
-
-
-def _read(text: str) -> list[tuple[AccountPart, list[Any]]]:
-    """Every importable part of the file, read; AccountFileError at the first problem."""
-    try:
-        document = parse_json(text)
-    except JsonTextError as error:
-        raise AccountFileError(f"This file cannot be read: {error}.") from None
-    if (
-        not isinstance(document, dict)
-        or document.get("format") != ACCOUNT_FORMAT
-        or document.get("version") != ACCOUNT_VERSION
-    ):
-        raise AccountFileError(
-            "This is not an export of everything from this site (format onefinity-account, version 1)."
-        )
-    parts = _importable()
-    items = {part.key: document.get(part.key, []) for part in parts}
-    if not all(isinstance(value, list) for value in items.values()):
-        raise AccountFileError(f"{' and '.join(items)} must be lists.")
-    if sum(len(value) for value in items.values()) > MAX_ITEMS:
-        raise AccountFileError(f"At most {MAX_ITEMS} records in one file.")
-    return [(part, part.read(items[part.key])) for part in parts if part.read is not None]
-
-
-@require_http_methods(["GET", "POST"])
-def import_everything(request: HttpRequest) -> HttpResponse:
-    if request.method == "POST":
-        upload = request.FILES.get("file")
-        try:
-            if upload is None:
-                raise AccountFileError("Choose the file you downloaded.")
-            if (upload.size or 0) > MAX_ACCOUNT_BYTES:
-                raise AccountFileError(
-                    f"That file is {upload.size:,} bytes; at most {MAX_ACCOUNT_BYTES:,}."
-                )
-            try:
-                text = upload.read().decode("utf-8")
-            except UnicodeDecodeError:
-                raise AccountFileError("That file is not UTF-8 text.") from None
-            parts = _read(text)
-        except AccountFileError as error:
-            return render(request, "account/import.html", {"error": str(error)}, status=400)
-        # One transaction: a quota passed by a later part undoes the earlier ones too.
-        with transaction.atomic():
-            for part, records in parts:
-                if part.save is not None:
-                    part.save(request, records)
-        imported = ", ".join(f"{len(records)} {part.label}" for part, records in parts)
-        messages.success(request, f"Imported {imported}.")
-        return redirect("account")
-    return render(request, "account/import.html", {})
 
 
 @login_required

@@ -54,11 +54,14 @@ class AccountPart:
     # an iterator of records, read as the file is written (bounded memory, whatever the
     # account holds): the list of damaged records is then filled as it is read.
     export: Callable[[HttpRequest], tuple[Any, list[Damaged]]]
-    # Read the part of an uploaded file (AccountFileError naming the entry), then save what
-    # was read for the person asking, inside the import's transaction. A part without
-    # `read` is exported only.
-    read: Callable[[Any], list[Any]] | None = None
+    # Read records of the part from an uploaded file, the first being the part's record
+    # number ``first`` (counted from 0) in the file (AccountFileError naming the record),
+    # then save what was read for the person asking, inside a transaction of the import's.
+    # ``model`` is what they are saved as: the owner's quota for it is checked before an
+    # import saves anything. A part without `read` is exported only.
+    read: Callable[[list[Any], int], list[Any]] | None = None
     save: Callable[[HttpRequest, list[Any]], None] | None = None
+    model: type[Model] | None = None
     # What deleting the account does to this part, in sentences for the confirmation page,
     # and the deletion itself (run before the user is deleted).
     deletion: Callable[[Any], list[str]] | None = None

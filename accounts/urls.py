@@ -25,6 +25,5 @@ urlpatterns = [
     path("accounts/logout/", auth.LogoutView.as_view(), name="logout"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("account/", account_views.account, name="account"),
-    path("account/import/", account_views.import_everything, name="account-import"),
     path("account/delete/", account_views.delete_account, name="account-delete"),
 ]

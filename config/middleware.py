@@ -18,7 +18,7 @@ from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils.datastructures import MultiValueDict
 
-from config.uploads import UploadTooBig
+from config.uploads import UploadTooBig, request_limit
 from onefinity.rules.text import escaped
 
 # Scripts only from this site (htmx and config/static/js/site.js); inline styles stay allowed
@@ -67,13 +67,9 @@ def limit_request_body(
             size = -1
         if size < 0:
             return HttpResponseBadRequest("Content-Length is not a number of bytes.")
-        if size > settings.MAX_REQUEST_BYTES:
-            return render(
-                request,
-                "too_large.html",
-                {"size": size, "limit": settings.MAX_REQUEST_BYTES},
-                status=413,
-            )
+        limit = request_limit(request.path_info)
+        if size > limit:
+            return render(request, "too_large.html", {"size": size, "limit": limit}, status=413)
         return get_response(request)
 
     return middleware

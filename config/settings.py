@@ -314,7 +314,18 @@ MAX_UPLOAD_BYTES = 5_000_000
 MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 100_000
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1_000_000
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
-FILE_UPLOAD_HANDLERS = ["config.uploads.BoundedMemoryUploadHandler"]
+# An account file sent to be imported may be as large as the export of an account at its
+# storage bound (about 134 MB at 100 MB stored: the file's JSON is indented): twice the
+# bound. It is the one upload written to a temporary file (config.uploads), and its path
+# the one with a larger body (config.uploads.upload_limit, deploy/nginx.conf).
+ACCOUNT_IMPORT_BYTES = env_int("ACCOUNT_IMPORT_BYTES", 2 * ACCOUNT_STORAGE_BYTES, minimum=1)
+# A file up to this size, and of at most 500 records, is imported inside the request; a
+# larger one by the task worker (jobs.imports).
+IMPORT_REQUEST_BYTES = env_int("IMPORT_REQUEST_BYTES", MAX_UPLOAD_BYTES, minimum=0)
+FILE_UPLOAD_HANDLERS = [
+    "config.uploads.BoundedMemoryUploadHandler",
+    "config.uploads.LargeUploadHandler",
+]
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 2_000
 LOGIN_REDIRECT_URL = "forcebuilder:list"
 LOGOUT_REDIRECT_URL = "onefinity:home"

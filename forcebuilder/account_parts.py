@@ -39,9 +39,9 @@ def _export(request: HttpRequest) -> tuple[Iterator[Any], list[Damaged]]:
     return documents(), damaged
 
 
-def _read(items: list[Any]) -> list[ForceSpec]:
+def _read(items: list[Any], first: int = 0) -> list[ForceSpec]:
     specs = []
-    for i, item in enumerate(items):
+    for i, item in enumerate(items, start=first):
         try:
             spec = read_force_document(item)
         except ForceDocumentError as error:
@@ -92,6 +92,7 @@ register(
         export=_export,
         read=_read,
         save=_save,
+        model=Force,
         deletion=_deletion,
         demo=_demo,
     )

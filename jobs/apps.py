@@ -16,6 +16,8 @@ class JobsConfig(AppConfig):
         from django.utils.module_loading import autodiscover_modules
 
         autodiscover_modules("jobs")
-        # This app's own kind (the account export): registered by its module, which a
-        # worker would otherwise import only through the URLs the system checks load.
+        # This app's own kinds (the account's export and import): registered by their
+        # modules, which a worker would otherwise import only through the URLs the system
+        # checks load.
         import_module("jobs.exports")
+        import_module("jobs.imports")

@@ -8,15 +8,14 @@ quota bounds (JobKind.bounded_by_storage).
 
 The export reads the owner's things through the account parts (accounts.part_registry), which ask
 a request whose owner they are; the worker has none, so the job carries the owner (the
-account, or the browser's token) and the export reads through a request that names it.
+account, or the browser's token) and the export reads through a request that names it
+(jobs.kinds.owners_request).
 """
 
 from __future__ import annotations
 
 import hashlib
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import info
 from django.db.models import Max
 from django.http import HttpRequest
@@ -25,27 +24,18 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_GET
 
 from accounts.account_views import everything_document
-from accounts.ownership import SESSION_KEY, QuotaExceeded, anonymous_owner, owned, owned_models
-from jobs.kinds import JobKind, JobOutput, Progress, register
+from accounts.ownership import QuotaExceeded, anonymous_owner, owned, owned_models
+from jobs.kinds import JobKind, JobOutput, Progress, owners_request, register
 from jobs.models import Job
 from jobs.running import JobsBusy, busy_page, start_job
 from jobs.views import stream_job_file
-
-
-def _as_owner(job: Job) -> HttpRequest:
-    """A request whose owner is the job's: what the account parts read from."""
-    request = HttpRequest()
-    user = get_user_model().objects.filter(pk=job.owner_id).first() if job.owner_id else None
-    request.user = user if user is not None else AnonymousUser()
-    request.session = {SESSION_KEY: job.anonymous_owner} if job.anonymous_owner else {}  # type: ignore[assignment]
-    return request
 
 
 def make_export(job: Job, progress: Progress) -> JobOutput:
     """The file, written as it is read (jobs.running keeps it a part at a time)."""
     progress(0, 1)
     return JobOutput(
-        everything_document(_as_owner(job), progress),
+        everything_document(owners_request(job), progress),
         "onefinity-everything.json",
         "application/json",
     )

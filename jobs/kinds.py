@@ -14,7 +14,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
 from django.utils import timezone
+
+from accounts.ownership import SESSION_KEY
 
 if TYPE_CHECKING:
     from jobs.models import Job
@@ -32,6 +37,16 @@ class JobSuperseded(Exception):
     """Another run holds the job now: this one was taken for lost (a worker frozen past
     JOB_LOST_SECONDS) and the job queued again. Raised at its next step; it stops and
     touches nothing, so the job is never made by two runs at once."""
+
+
+def owners_request(job: Job) -> HttpRequest:
+    """A request whose owner is the job's (its account, or its browser's token): what the
+    account parts read from and save for, in a worker that serves no request."""
+    request = HttpRequest()
+    user = get_user_model().objects.filter(pk=job.owner_id).first() if job.owner_id else None
+    request.user = user if user is not None else AnonymousUser()
+    request.session = {SESSION_KEY: job.anonymous_owner} if job.anonymous_owner else {}  # type: ignore[assignment]
+    return request
 
 
 def this_run(job: Job) -> Any:
@@ -92,6 +107,10 @@ class JobKind:
     # Its file is made from what its owner stores, so the owner's storage quota bounds it:
     # never refused for its size (the account's export always fits).
     bounded_by_storage: bool = False
+    # Where its owner asks for it again once it failed, when it cannot simply be started
+    # again (an import's upload is gone with the run that failed): that page, not "Start it
+    # again".
+    ask_again: str = ""
 
 
 _KINDS: dict[str, JobKind] = {}

@@ -15,7 +15,7 @@ active jobs, and the same thing (``kind`` and ``key``) is active once per owner.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import timedelta
 from typing import Any, ClassVar
 
@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.ownership import Owned, OwnedQuerySet, Quota
+from jobs.kinds import job_kind
 
 
 def beat_every() -> float:
@@ -66,6 +67,8 @@ class Job(Owned):
     attempts = models.PositiveSmallIntegerField(default=0)
     # Why it failed, in the owner's words (or why the last run did, while it is retried).
     error = models.TextField(blank=True)
+    # What a job that makes no file did, in the owner's words ("Imported 12 force lists, ...").
+    outcome = models.TextField(blank=True)
     # The client address that asked for it (a keyed digest): the per-address bound.
     address = models.CharField(max_length=64, blank=True)
     created = models.DateTimeField(default=timezone.now)
@@ -144,6 +147,13 @@ class Job(Owned):
     def ready(self) -> bool:
         """Done, with its file still kept (or none to keep)."""
         return self.state == self.State.DONE and not self.expired
+
+    @property
+    def ask_again(self) -> str:
+        """Where a failed job is asked for again, when it cannot be started again (its kind's
+        ask_again); "" when it can."""
+        kind = job_kind(self.kind)
+        return kind.ask_again if kind is not None else ""
 
     @property
     def expired(self) -> bool:
@@ -255,3 +265,64 @@ class JobFile(models.Model):
         if not cls.objects.filter(job=job).exists():
             return None
         return b"".join(cls.parts_of(job))
+
+
+class JobUpload(models.Model):
+    """A file sent for a job to work from (an account file to import), in parts of
+    JobFile.CHUNK bytes, kept only while its job waits or runs: it is deleted when the job
+    ends, however it ends (jobs.running), so what uploads keep is bounded by the jobs an
+    owner and an address may have at once. Not counted in the owner's storage: an account
+    near its bound could not import its own export otherwise."""
+
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="upload_parts")
+    index = models.PositiveIntegerField(default=0)
+    content = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["job", "index"], name="job_upload_part_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"part {self.index} of the upload of job {self.job_id}"
+
+    @classmethod
+    def keep(cls, job: Job, chunks: Iterable[bytes]) -> int:
+        """Keep the file for the job, a part at a time (each its own short write); its size."""
+        size = 0
+        pending = bytearray()
+        index = 0
+        for chunk in chunks:
+            pending += chunk
+            while len(pending) >= JobFile.CHUNK:
+                cls.objects.create(job=job, index=index, content=bytes(pending[: JobFile.CHUNK]))
+                del pending[: JobFile.CHUNK]
+                index += 1
+            size += len(chunk)
+        if pending:
+            cls.objects.create(job=job, index=index, content=bytes(pending))
+        return size
+
+    @classmethod
+    def reader(cls, job: Job) -> UploadReader:
+        return UploadReader(job)
+
+
+class UploadReader:
+    """A job's upload as a stream, one part per ``read`` (one query each: bounded memory);
+    b"" at its end, or when the upload is gone (its job ended meanwhile)."""
+
+    def __init__(self, job: Job) -> None:
+        self.job = job
+        self.index = 0
+
+    def read(self, size: int = -1, /) -> bytes:
+        found = (
+            JobUpload.objects.filter(job=self.job, index=self.index)
+            .values_list("content", flat=True)
+            .first()
+        )
+        if found is None:
+            return b""
+        self.index += 1
+        return bytes(found)

@@ -58,7 +58,7 @@ from jobs.kinds import (
     lost_hold,
     this_run,
 )
-from jobs.models import Job, JobFile, beat_every
+from jobs.models import Job, JobFile, JobUpload, beat_every
 
 logger = logging.getLogger(__name__)
 
@@ -99,11 +99,13 @@ def start_job(
     label: str,
     params: dict[str, Any] | None = None,
     back: str = "",
+    upload: Iterable[bytes] | None = None,
 ) -> Job:
     """The job that makes ``key`` for whoever asks: the one already asked for (waiting,
     running or done, its file kept), else a new one, queued. JobsBusy (past the bounds on
     jobs at once, or on fresh work: accounts.attempts.fresh_work) or QuotaExceeded, and
-    nothing queued. The bounds hold for requests at once (see jobs.models)."""
+    nothing queued. The bounds hold for requests at once (see jobs.models). ``upload`` (a
+    file's chunks) is kept for the new job to work from before it is queued (JobUpload)."""
     if job_kind(kind) is None:
         raise ValueError(f"no job kind {kind!r}")
     mine = owned(request, Job)
@@ -130,6 +132,12 @@ def start_job(
         _hold_places(job, insert)
     except _Identical as identical:
         return identical.job
+    if upload is not None:
+        try:
+            JobUpload.keep(job, upload)
+        except BaseException:
+            job.delete()  # and what was kept of the upload with it
+            raise
     queue(job)
     job.refresh_from_db()
     return job
@@ -237,8 +245,8 @@ def _priority(job: Job, base: int) -> int:
 def restart(request: HttpRequest, job: Job) -> bool:
     """Queue a failed (or stopped) job again, its runs counted from nought, within the same
     bounds as a new one (JobsBusy past them); False if it is not failed, or the same thing
-    is being made already."""
-    if job.state != Job.State.FAILED:
+    is being made already, or it cannot be started again (its kind's ask_again)."""
+    if job.state != Job.State.FAILED or job.ask_again:
         return False
 
     def requeue(slot: int, address_slot: int) -> None:
@@ -273,8 +281,14 @@ def cancel(job: Job) -> bool:
         finished=timezone.now(),
         **_PLACES_FREED,
     )
+    _ended(job)
     job.refresh_from_db()
     return bool(stopped)
+
+
+def _ended(job: Job) -> None:
+    """What a job that ended (made, failed or stopped) keeps no longer: its upload."""
+    JobUpload.objects.filter(job_id=job.pk).delete()
 
 
 # What a job that ends gives back: its places among its owner's and its address's.
@@ -356,6 +370,7 @@ def _fail(job: Job, reason: str) -> RunFailed:
     Job.objects.filter(pk=job.pk, state__in=Job.ACTIVE).update(
         state=Job.State.FAILED, error=reason, finished=timezone.now(), **_PLACES_FREED
     )
+    _ended(job)
     return RunFailed(reason)
 
 
@@ -368,7 +383,8 @@ def _finish(job: Job, output: JobOutput | None, kind: JobKind) -> RunFailed | No
     done = {"state": Job.State.DONE, "finished": timezone.now(), "expires": job.expires}
     running = this_run(job)
     if output is None:
-        running.update(error="", **done, **_PLACES_FREED)
+        if running.update(error="", **done, **_PLACES_FREED):
+            _ended(job)
         return None
     limit = settings.JOB_FILES_BYTES_PER_OWNER
     if not running.update(beat=timezone.now()):
@@ -400,6 +416,7 @@ def _finish(job: Job, output: JobOutput | None, kind: JobKind) -> RunFailed | No
         )
         if not finished:  # stopped or taken up meanwhile: the room made is not taken
             raise lost_hold(job)
+    _ended(job)
     return None
 
 
@@ -443,7 +460,21 @@ def sweep() -> None:
     start and every few seconds)."""
     lost = timezone.now() - timedelta(seconds=settings.JOB_LOST_SECONDS)
     _take_up(Job.objects.filter(state=Job.State.RUNNING, beat__lt=lost)[:20])
+    _never_queued()
     forget_expired(Job.objects.all())
+
+
+# A job waiting this long without a task was never queued: the process asking for it
+# stopped between keeping its row (and its upload) and queuing it.
+NEVER_QUEUED = timedelta(minutes=10)
+
+
+def _never_queued() -> None:
+    unqueued = Job.objects.filter(
+        state=Job.State.QUEUED, task_id="", created__lt=timezone.now() - NEVER_QUEUED
+    )
+    for job in unqueued[:20]:
+        _fail(job, "The server stopped while it was being asked for; ask for it again.")
 
 
 def recover(worker: str) -> int:

@@ -93,6 +93,9 @@ def _named(response: _Response, job: Job) -> _Response:
 @require_POST
 def restart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     job = get_owned_or_404(request, Job, pk)
+    if job.ask_again:
+        messages.info(request, f"{job.label}: ask for it again here.")
+        return redirect(job.ask_again)
     try:
         started = running.restart(request, job)
     except running.JobsBusy as busy:
@@ -110,7 +113,8 @@ def cancel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     begun one, is not kept."""
     job = get_owned_or_404(request, Job, pk)
     if running.cancel(job):
-        messages.success(request, f"{job.label}: stopped. You can start it again.")
+        again = "ask for it again" if job.ask_again else "start it again"
+        messages.success(request, f"{job.label}: stopped. You can {again}.")
     else:
         messages.info(request, f"{job.label} is {job.get_state_display()}: nothing to stop.")
     return redirect(job)

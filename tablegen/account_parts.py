@@ -54,10 +54,10 @@ def _export(request: HttpRequest) -> tuple[Iterator[Any], list[Damaged]]:
     return documents(), damaged
 
 
-def _read(items: list[Any]) -> list[TableSpec]:
+def _read(items: list[Any], first: int = 0) -> list[TableSpec]:
     rules = current_ruleset().table
     specs = []
-    for i, item in enumerate(items):
+    for i, item in enumerate(items, start=first):
         try:
             specs.append(read_table_document(item, rules))
         except TableDocumentError as error:
@@ -104,10 +104,10 @@ def _export_boxes(request: HttpRequest) -> tuple[list[Any], list[Damaged]]:
     return documents, damaged
 
 
-def _read_boxes(items: list[Any]) -> list[Box]:
+def _read_boxes(items: list[Any], first: int = 0) -> list[Box]:
     library = terrain_library(tuple(current_ruleset().table.terrain))
     boxes = []
-    for i, item in enumerate(items):
+    for i, item in enumerate(items, start=first):
         try:
             boxes.append(read_new_box(item, library))
         except BoxError as error:
@@ -156,6 +156,7 @@ register(
         export=_export,
         read=_read,
         save=_save,
+        model=Table,
         deletion=_deletion,
         demo=_demo,
     )
@@ -168,6 +169,7 @@ register(
         export=_export_boxes,
         read=_read_boxes,
         save=_save_boxes,
+        model=TerrainBox,
         deletion=_box_deletion,
     )
 )

@@ -42,6 +42,12 @@ def _constant(name: str) -> Any:
     raise JsonTextError(f"{name} is not a number JSON allows")
 
 
+# The reader of parse_json, for a reader that walks a large document's outer levels itself
+# and reads each value inside with it (accounts.account_file): the same refusals, in the
+# same words. Its raw_decode raises json.JSONDecodeError, JsonTextError and RecursionError.
+DECODER = json.JSONDecoder(parse_int=_integer, parse_float=_float, parse_constant=_constant)
+
+
 def parse_json(text: str) -> Any:
     """The JSON value in ``text``; JsonTextError (with line and column where known)."""
     try:

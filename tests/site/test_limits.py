@@ -10,6 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from config.uploads import request_limit
 from forcebuilder.models import Force
 from tests.forcebuilder.conftest import LEGAL_DOCUMENT
 
@@ -26,11 +27,13 @@ class ExplodingStream(io.RawIOBase):
         raise AssertionError("the body of a refused request was read")
 
 
-def test_a_body_over_the_limit_is_refused_before_it_is_read(client, settings):
-    declared = settings.MAX_REQUEST_BYTES + 1
+@pytest.mark.parametrize("path", ["/forces/import/", "/account/import/"])
+def test_a_body_over_the_limit_is_refused_before_it_is_read(client, path):
+    # An account file may be far larger than any other upload (config.uploads).
+    declared = request_limit(path) + 1
     response = client.generic(
         "POST",
-        "/account/import/",
+        path,
         data=b"",
         content_type="multipart/form-data; boundary=x",
         CONTENT_LENGTH=str(declared),

@@ -13,6 +13,7 @@ as a repair, encodes as UTF-8.
 from __future__ import annotations
 
 import copy
+import io
 import json
 from typing import Any
 
@@ -171,11 +172,11 @@ def test_every_table_message_can_be_shown(document):
 )
 @pytest.mark.django_db
 def test_every_account_file_message_can_be_shown(document):
-    from accounts.account_views import _read
+    from accounts.account_import import read_small
 
     text = json.dumps(document)
     try:
-        _read(text)
+        read_small(io.BytesIO(text.encode()))
     except (AccountFileError, JsonTextError) as error:
         shown(error)
 

@@ -63,10 +63,14 @@ def test_the_page_has_the_visitor_and_the_security_headers(owner):
         assert header in response.headers
 
 
-def test_a_file_past_the_upload_limit_is_said_to_be(owner_client, settings):
-    settings.MAX_UPLOAD_BYTES = 1_000
+@pytest.mark.parametrize(
+    ("path", "limit"),
+    [("/forces/import/", "MAX_UPLOAD_BYTES"), ("/account/import/", "ACCOUNT_IMPORT_BYTES")],
+)
+def test_a_file_past_the_upload_limit_is_said_to_be(owner_client, settings, path, limit):
+    setattr(settings, limit, 1_000)
     upload = io.BytesIO(b"{" + b" " * 2_000 + b"}")
     upload.name = "everything.json"
-    response = owner_client.post("/account/import/", {"file": upload})
+    response = owner_client.post(path, {"file": upload})
     assert response.status_code == 400
     assert b"an uploaded file is at most 1,000 bytes" in response.content

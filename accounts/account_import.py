@@ -1,0 +1,121 @@
+"""Importing an account file: all of it is checked before anything is saved, so a bad file
+changes nothing.
+
+- A small file (the usual: a player's lists and a few tables) is read whole and saved in one
+  transaction, inside the request (``read_small``, ``save_at_once``).
+- A large one (up to an account at its storage bound, about 134 MB) is imported by the task
+  worker (jobs.imports) in two passes over the stored upload: ``count`` reads and checks
+  every record, then, with the owner's room for them checked (``check_room``), ``save_steps``
+  saves them a few at a time, each step a short transaction of its own (no writer waits
+  seconds for the database), told to the job, which keeps how many of each part are saved:
+  a run taken up again after its worker died goes on from there, saving nothing twice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from django.db import transaction
+from django.http import HttpRequest
+
+from accounts.account_file import Entry, Readable, entries
+from accounts.ownership import owner_fields
+from accounts.part_registry import AccountPart, account_parts
+
+# Records of every kind together that a request imports at once; a file with more goes to
+# the task worker.
+MAX_ITEMS = 500
+# Records saved in one transaction by the worker (a large table's document is ~150 kB).
+STEP = 20
+
+
+def importable() -> list[AccountPart]:
+    return [part for part in account_parts() if part.read is not None]
+
+
+def read_small(stream: Readable) -> dict[str, list[Any]] | None:
+    """Every record of the file, read (AccountFileError at the first problem), by part key;
+    None when the file holds more than MAX_ITEMS (it is for the worker)."""
+    found: dict[str, list[Any]] = {part.key: [] for part in importable()}
+    for count, entry in enumerate(entries(stream, importable()), start=1):
+        if count > MAX_ITEMS:
+            return None
+        found[entry.part.key].append(entry.record)
+    return found
+
+
+def save_at_once(request: HttpRequest, found: dict[str, list[Any]]) -> str:
+    """Save what ``read_small`` read, in one transaction (a quota passed by a later part
+    undoes the earlier ones too); what was imported, in words."""
+    with transaction.atomic():
+        for part in importable():
+            if part.save is not None:
+                part.save(request, found[part.key])
+    return imported_in_words(Counter({key: len(records) for key, records in found.items()}))
+
+
+def count(stream: Readable, progress: Callable[[], None] | None = None) -> Counter[str]:
+    """How many records of each importable part the file holds, every one read and checked
+    (AccountFileError at the first problem). ``progress()`` is told after each record."""
+    counts: Counter[str] = Counter()
+    for entry in entries(stream, importable()):
+        counts[entry.part.key] += 1
+        if progress is not None:
+            progress()
+    return counts
+
+
+def check_room(request: HttpRequest, counts: Counter[str], saved: dict[str, int]) -> None:
+    """QuotaExceeded (nothing saved) unless the owner has room for what is still to save."""
+    for part in importable():
+        adding = counts[part.key] - saved.get(part.key, 0)
+        if part.model is not None and adding > 0:
+            owner_fields(request, part.model, adding=adding)
+
+
+def save_steps(
+    request: HttpRequest,
+    stream: Readable,
+    saved: dict[str, int],
+    told: Callable[[dict[str, int]], None],
+) -> Counter[str]:
+    """Save the file's records past the first ``saved[key]`` of each part, STEP at a time,
+    each step in a transaction of its own that also runs ``told(saved)`` with the counts
+    saved by then (it raises to undo the step: the job is no longer this run's). How many
+    of each part were saved by this call."""
+    done: Counter[str] = Counter()
+    step: list[Entry] = []
+
+    def save_step() -> None:
+        with transaction.atomic():
+            for part in importable():
+                records = [entry.record for entry in step if entry.part is part]
+                if records and part.save is not None:
+                    part.save(request, records)
+            after = dict(saved)
+            for entry in step:
+                after[entry.part.key] = after.get(entry.part.key, 0) + 1
+            told(after)
+        saved.update(after)
+        done.update(entry.part.key for entry in step)
+        step.clear()
+
+    for entry in _not_saved(entries(stream, importable()), saved):
+        step.append(entry)
+        if len(step) == STEP:
+            save_step()
+    if step:
+        save_step()
+    return done
+
+
+def _not_saved(found: Iterator[Entry], saved: dict[str, int]) -> Iterator[Entry]:
+    return (entry for entry in found if entry.index >= saved.get(entry.part.key, 0))
+
+
+def imported_in_words(counts: Counter[str]) -> str:
+    labels = {part.key: part.label for part in importable()}
+    said = [f"{counts[key]} {label}" for key, label in labels.items()]
+    return f"Imported {', '.join(said)}."

@@ -1,0 +1,168 @@
+"""Importing an account file ("download everything"), of any size the site exports.
+
+A small file is imported inside the request, at once (accounts.account_import.read_small):
+its owner sees the result on the account page, or what is wrong with the file. A larger
+one (over IMPORT_REQUEST_BYTES, or over MAX_ITEMS records) is kept for the task worker as
+the job's upload (JobUpload) and imported by the worker with progress on the job's page:
+every record checked first, the owner's room for them checked, then saved a few at a time,
+each step told to the job so that a run taken up again after its worker died saves nothing
+twice. The upload is deleted when the job ends, however it ends.
+
+The form carries a token of its own: the same form sent twice (a double tap, a phone
+sending again on bad Wi-Fi) finds the job the first one started.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.files.uploadedfile import UploadedFile
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from accounts import account_import
+from accounts.account_file import Readable
+from accounts.ownership import QuotaExceeded
+from accounts.part_registry import AccountFileError
+from jobs.kinds import (
+    JobKind,
+    JobOutput,
+    JobRefused,
+    Progress,
+    lost_hold,
+    owners_request,
+    register,
+    this_run,
+)
+from jobs.models import Job, JobFile, JobUpload
+from jobs.running import JobsBusy, busy_page, start_job
+
+_PAGE = "account/import.html"
+FILE_GONE = "The file you sent is no longer kept; send it again to import it."
+
+
+def make_import(job: Job, progress: Progress) -> JobOutput | None:
+    request = owners_request(job)
+    if not JobUpload.objects.filter(job=job, index=0).exists():
+        raise JobRefused(FILE_GONE)
+    parts = max(1, -(-int(job.params.get("bytes", 0)) // JobFile.CHUNK))
+    upload = JobUpload.reader(job)
+    try:
+        # First every record is read and checked (the steps: the upload's parts read).
+        counts = account_import.count(upload, lambda: progress(upload.index, parts))
+        saved: dict[str, int] = dict(job.params.get("saved", {}))
+        account_import.check_room(request, counts, saved)
+    except (AccountFileError, QuotaExceeded) as refusal:
+        raise JobRefused(f"{refusal} Nothing was imported.") from None
+    total = sum(counts.values())
+    progress(sum(saved.values()), total)
+
+    def told(after: dict[str, int]) -> None:
+        params = job.params | {"saved": after}
+        if not this_run(job).update(params=params):
+            raise lost_hold(job)
+        job.params = params
+        progress(sum(after.values()), total)
+
+    try:
+        account_import.save_steps(request, JobUpload.reader(job), saved, told)
+    except AccountFileError:  # the upload ended early: its job ended meanwhile
+        raise lost_hold(job) from None
+    except QuotaExceeded as refusal:  # something else took the room meanwhile
+        raise JobRefused(f"{refusal} {_saved_so_far(saved)}") from None
+    outcome = account_import.imported_in_words(Counter(saved))
+    if not this_run(job).update(outcome=outcome):
+        raise lost_hold(job)
+    return None
+
+
+def _saved_so_far(saved: dict[str, int]) -> str:
+    if not any(saved.values()):
+        return "Nothing was imported."
+    return account_import.imported_in_words(Counter(saved)) + " The rest was not."
+
+
+register(
+    JobKind(
+        "import",
+        make_import,
+        # Checking and saving an account at its bound takes about a minute on a busy worker.
+        time_limit=20 * 60,
+        keep_days=3,
+        priority=5,
+        ask_again="/account/import/",
+    )
+)
+
+
+@require_http_methods(["GET", "POST"])
+def import_everything(request: HttpRequest) -> HttpResponse:
+    """The form, and a file sent with it: imported at once when small, else by the worker."""
+    if request.method != "POST":
+        return _form(request)
+    upload = request.FILES.get("file")
+    try:
+        if upload is None:
+            raise AccountFileError("Choose the file you downloaded.")
+        if (upload.size or 0) > settings.ACCOUNT_IMPORT_BYTES:
+            raise AccountFileError(
+                f"That file is {upload.size:,} bytes; at most {settings.ACCOUNT_IMPORT_BYTES:,}."
+            )
+        found = _read_small(upload)
+    except AccountFileError as error:
+        return _form(request, str(error), status=400)
+    if found is not None:
+        messages.success(request, account_import.save_at_once(request, found))
+        return redirect("account")
+    return _to_the_worker(request, upload)
+
+
+def _read_small(upload: UploadedFile) -> dict[str, list[Any]] | None:
+    """What a small file holds, read; None for a file for the worker."""
+    if (upload.size or 0) > settings.IMPORT_REQUEST_BYTES:
+        return None
+    stream: Readable = upload
+    found = account_import.read_small(stream)
+    upload.seek(0)
+    return found
+
+
+def _to_the_worker(request: HttpRequest, upload: UploadedFile) -> HttpResponse:
+    token = request.POST.get("token", "")
+    if not token.isalnum() or len(token) > 64:
+        token = secrets.token_hex(16)
+    try:
+        job = start_job(
+            request,
+            "import",
+            key=f"import:{token}",
+            label=f"Import of {_file_name(upload)}",
+            params={"bytes": upload.size or 0},
+            back=reverse("account"),
+            upload=upload.chunks(JobFile.CHUNK),
+        )
+    except (JobsBusy, QuotaExceeded) as busy:
+        return busy_page(request, busy)
+    return redirect(job)
+
+
+def _file_name(upload: UploadedFile) -> str:
+    name = "".join(ch for ch in (upload.name or "") if ch.isprintable())[:80]
+    return name or "your file"
+
+
+def _form(request: HttpRequest, error: str = "", status: int = 200) -> HttpResponse:
+    context = {
+        "error": error,
+        "token": secrets.token_hex(16),
+        "in_request": settings.IMPORT_REQUEST_BYTES,
+        "max_items": account_import.MAX_ITEMS,
+        "limit": settings.ACCOUNT_IMPORT_BYTES,
+    }
+    return render(request, _PAGE, context, status=status)
