@@ -62,12 +62,21 @@ HEAVY_NICE = 10
 HEAVY_THREADS = 4
 
 
+def import_bytes() -> int:
+    """config.settings.ACCOUNT_IMPORT_BYTES as the environment sets it (read the same way,
+    without starting Django in this process)."""
+    storage = int(os.environ.get("ACCOUNT_STORAGE_BYTES") or 100_000_000)
+    return int(os.environ.get("ACCOUNT_IMPORT_BYTES") or 2 * storage)
+
+
 def nginx_config(folder: Path, host: str, port: int, heavy: bool = True) -> str:
     """deploy/nginx.conf with this run's folder, address and body limit filled in; the
     heavy requests go to the heavy pool's socket (``heavy``) or to the one pool's."""
     # A little above the site's own limit (config.settings.MAX_REQUEST_BYTES, 5.1 MB), so
-    # that the site answers a body just over it with its own page.
+    # that the site answers a body just over it with its own page; the same for the one
+    # larger upload, an account file to import (config.uploads: ACCOUNT_IMPORT_BYTES).
     body_limit = "6m"
+    import_limit = f"{import_bytes() // 1_000_000 + 2}m"
     user = "user root;" if os.geteuid() == 0 else ""
     listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     text = NGINX_TEMPLATE.read_text()
@@ -75,6 +84,7 @@ def nginx_config(folder: Path, host: str, port: int, heavy: bool = True) -> str:
         "@RUN@": str(folder),
         "@LISTEN@": listen,
         "@BODY_LIMIT@": body_limit,
+        "@IMPORT_BODY_LIMIT@": import_limit,
         "@HEAVY_SOCKET@": str(folder / ("heavy.sock" if heavy else "gunicorn.sock")),
         "@USER@": user,
     }.items():

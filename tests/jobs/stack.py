@@ -204,6 +204,34 @@ class Browser:
     def get(self, path: str) -> Response:
         return self.request("GET", path)
 
+    def upload(self, path: str, name: str, content: bytes) -> Response:
+        """Post a form with one file (``file``), as multipart/form-data."""
+        token = next((c.value for c in self.jar if c.name == "csrftoken"), None)
+        if token is None:
+            self.request("GET", "/accounts/login/")
+            token = next(c.value for c in self.jar if c.name == "csrftoken")
+        boundary = "onefinity-test-boundary"
+        body = (
+            (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n'
+                f"{token}\r\n--{boundary}\r\n"
+                f'Content-Disposition: form-data; name="file"; filename="{name}"\r\n'
+                "Content-Type: application/json\r\n\r\n"
+            ).encode()
+            + content
+            + f"\r\n--{boundary}--\r\n".encode()
+        )
+        headers = {
+            "Referer": self.stack.base + "/",
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+        }
+        request = urllib.request.Request(self.stack.base + path, data=body, headers=headers)
+        try:
+            with self.opener.open(request, timeout=120) as answer:
+                return Response(answer.status, dict(answer.headers), answer.read())
+        except urllib.error.HTTPError as error:
+            return Response(error.code, dict(error.headers), error.read())
+
     def post(self, path: str, form: dict[str, Any] | None = None) -> Response:
         return self.request("POST", path, form)
 

@@ -33,6 +33,7 @@ def stack(tmp_path_factory) -> Iterator[Stack]:
         tmp_path_factory.mktemp("jobs"),
         JOB_LOST_SECONDS="3",
         JOBS_ACTIVE_PER_OWNER="10",
+        IMPORT_REQUEST_BYTES="0",  # every account file to import: the worker's
         GENERATE_REQUEST_MS="0",  # a table not found at its first candidate: the worker's
     ).start(task_worker=False)
     try:
@@ -323,3 +324,32 @@ def test_the_site_outlives_its_worker_killed_mid_pack_and_makes_the_pack_once(st
     # Taken up once, each table made once, and the killed run recorded as failed.
     assert made == {"attempts": 2, "tables": 12, "runs": ["FAILED", "SUCCESSFUL"]}
     assert browser.get(f"/tables/packs/{pack}/pack.pdf").status == 200
+
+
+def test_an_account_exported_by_the_worker_is_imported_by_the_worker(stack, worker):
+    """The export of an account, downloaded, then sent to another account's import: kept
+    in the database in parts, read and saved by the worker, the upload gone once done."""
+    stack.django(LARGE.replace("big", "exporter"))
+    first = Browser(stack)
+    assert (
+        first.post(
+            "/accounts/login/", {"username": "exporter", "password": "a-long-pass-phrase"}
+        ).status
+        == 302
+    )
+    status = first.finished_job(first.get("/account/everything.json").job())
+    exported = first.get(status["download"]).body
+    second = Browser(stack).sign_up("importer")
+    asked = second.upload("/account/import/", "everything.json", exported)
+    assert asked.status == 302, asked.text[-2000:]
+    status = second.finished_job(asked.job())
+    assert status["state"] == "done", status
+    assert (status["done"], status["total"]) == (2, 2)
+    page = second.get(f"/jobs/{asked.job()}/").text
+    assert "Imported 1 force lists, 1 tables, 0 terrain boxes." in page
+    assert stack.django(
+        "from forcebuilder.models import Force; from tablegen.models import Table; "
+        "from jobs.models import JobUpload; import json; print(json.dumps(["
+        "list(Force.objects.filter(owner__username='importer').values_list('name', flat=True)),"
+        "Table.objects.filter(owner__username='importer').count(), JobUpload.objects.count()]))"
+    ) == [["Horde"], 1, 0]

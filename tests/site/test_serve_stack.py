@@ -199,10 +199,60 @@ def test_pdfs_and_tables_generated_are_served_by_the_heavy_pool(stack):
 
 
 def test_with_no_heavy_pool_nginx_sends_everything_to_the_one_pool(tmp_path):
-    from deploy.serve import nginx_config
+    from deploy.serve import import_bytes, nginx_config
 
     one = nginx_config(tmp_path, "127.0.0.1", 8000, heavy=False)
     two = nginx_config(tmp_path, "127.0.0.1", 8000, heavy=True)
-    assert "heavy.sock" not in one and one.count(f"unix:{tmp_path}/gunicorn.sock;") == 4
+    # Three heavy paths, the import's and the rest.
+    assert "heavy.sock" not in one and one.count(f"unix:{tmp_path}/gunicorn.sock;") == 5
     assert two.count(f"unix:{tmp_path}/heavy.sock;") == 3
+    # The import's path takes an account's export (ACCOUNT_IMPORT_BYTES), and no other.
+    limits = re.findall(r"client_max_body_size (\d+)m;", two)
+    found = re.search(r"location = /account/import/ \{\s*client_max_body_size (\d+)m;", two)
+    assert found and int(found[1]) * 1_000_000 > import_bytes() and len(limits) == 2
     assert not re.search(r"@[A-Z_]+@", two)  # every value filled in
+
+
+def multipart(fields: dict[str, str], content: bytes) -> tuple[bytes, str]:
+    boundary = "onefinity-test-boundary"
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+        for name, value in fields.items()
+    ]
+    parts.append(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.json"\r\n'
+        "Content-Type: application/json\r\n\r\n".encode()
+        + content
+        + b"\r\n"
+    )
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), boundary
+
+
+def test_an_account_file_past_every_other_uploads_limit_reaches_the_import(stack):
+    """nginx takes 6 MB in a request, but an account's export to import may be far larger
+    (deploy/nginx.conf, config.uploads): on that one path it passes it to the site, which
+    keeps it for the worker (none runs in this stack: the job waits)."""
+    port, _log = stack
+    base = f"http://127.0.0.1:{port}"
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    page = opener.open(f"{base}/account/import/", timeout=30).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    content = b'{"format": "onefinity-account", "version": 1,' + b" " * 8_000_000 + b'"forces": []}'
+    body, boundary = multipart({"csrfmiddlewaretoken": token}, content)
+
+    def post(path: str) -> tuple[int, str]:
+        request = urllib.request.Request(
+            f"{base}{path}",
+            data=body,
+            headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+        )
+        try:
+            with opener.open(request, timeout=120) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(errors="replace")
+
+    status, text = post("/account/import/")
+    assert status == 200 and "Import of big.json" in text, (status, text[-2000:])
+    assert "waiting for the worker" in text
+    assert post("/forces/import/")[0] == 413  # every other path: nginx's bound
