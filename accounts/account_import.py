@@ -49,10 +49,11 @@ def read_small(stream: Readable) -> dict[str, list[Any]] | None:
 def save_at_once(request: HttpRequest, found: dict[str, list[Any]]) -> str:
     """Save what ``read_small`` read, in one transaction (a quota passed by a later part
     undoes the earlier ones too); what was imported, in words."""
+    ready = {part.key: _prepared(part, found[part.key]) for part in importable()}
     with transaction.atomic():
         for part in importable():
             if part.save is not None:
-                part.save(request, found[part.key])
+                part.save(request, ready[part.key])
     return imported_in_words(Counter({key: len(records) for key, records in found.items()}))
 
 
@@ -89,11 +90,14 @@ def save_steps(
     step: list[Entry] = []
 
     def save_step() -> None:
+        ready = []
+        for part in importable():
+            records = [entry.record for entry in step if entry.part is part]
+            if records and part.save is not None:
+                ready.append((part.save, _prepared(part, records)))
         with transaction.atomic():
-            for part in importable():
-                records = [entry.record for entry in step if entry.part is part]
-                if records and part.save is not None:
-                    part.save(request, records)
+            for save, records in ready:
+                save(request, records)
             after = dict(saved)
             for entry in step:
                 after[entry.part.key] = after.get(entry.part.key, 0) + 1
@@ -109,6 +113,10 @@ def save_steps(
     if step:
         save_step()
     return done
+
+
+def _prepared(part: AccountPart, records: list[Any]) -> list[Any]:
+    return part.prepare(records) if part.prepare is not None else records
 
 
 def _not_saved(found: Iterator[Entry], saved: dict[str, int]) -> Iterator[Entry]:

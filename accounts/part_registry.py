@@ -61,6 +61,10 @@ class AccountPart:
     # import saves anything. A part without `read` is exported only.
     read: Callable[[list[Any], int], list[Any]] | None = None
     save: Callable[[HttpRequest, list[Any]], None] | None = None
+    # The work on read records that needs no database (checking a table), done before the
+    # transaction that saves them, which then holds the write lock only for the writes:
+    # ``save`` is given what it returns.
+    prepare: Callable[[list[Any]], list[Any]] | None = None
     model: type[Model] | None = None
     # What deleting the account does to this part, in sentences for the confirmation page,
     # and the deletion itself (run before the user is deleted).

@@ -65,12 +65,23 @@ def _read(items: list[Any], first: int = 0) -> list[TableSpec]:
     return specs
 
 
-def _save(request: HttpRequest, specs: list[Any]) -> None:
-    owner = owner_fields(request, Table, adding=len(specs))
+def _prepare(specs: list[Any]) -> list[Table]:
+    """The tables, made and (for about IMPORT_CHECK_SECONDS) checked, not yet saved: outside
+    the import's transaction."""
     check_until = time.perf_counter() + IMPORT_CHECK_SECONDS
+    tables = []
     for spec in specs:
-        table = Table(**owner)
+        table = Table()
         table.set_spec(spec, check=time.perf_counter() < check_until)
+        tables.append(table)
+    return tables
+
+
+def _save(request: HttpRequest, tables: list[Any]) -> None:
+    owner = owner_fields(request, Table, adding=len(tables))
+    for table in tables:
+        for field, value in owner.items():
+            setattr(table, field, value)
         table.save()
 
 
@@ -155,6 +166,7 @@ register(
         count=_count,
         export=_export,
         read=_read,
+        prepare=_prepare,
         save=_save,
         model=Table,
         deletion=_deletion,
