@@ -53,6 +53,7 @@ def make_import(job: Job, progress: Progress) -> JobOutput | None:
         raise JobRefused(FILE_GONE)
     parts = max(1, -(-int(job.params.get("bytes", 0)) // JobFile.CHUNK))
     upload = JobUpload.reader(job)
+    _phase(job, "checking")
     try:
         # First every record is read and checked (the steps: the upload's parts read).
         counts = account_import.count(upload, lambda: progress(upload.index, parts))
@@ -61,6 +62,7 @@ def make_import(job: Job, progress: Progress) -> JobOutput | None:
     except (AccountFileError, QuotaExceeded) as refusal:
         raise JobRefused(f"{refusal} Nothing was imported.") from None
     total = sum(counts.values())
+    _phase(job, "saving")
     progress(sum(saved.values()), total)
 
     def told(after: dict[str, int]) -> None:
@@ -80,6 +82,15 @@ def make_import(job: Job, progress: Progress) -> JobOutput | None:
     if not this_run(job).update(outcome=outcome):
         raise lost_hold(job)
     return None
+
+
+def _phase(job: Job, phase: str) -> None:
+    """Say what the steps counted are (jobs/progress.html): the file's megabytes checked,
+    then the records saved."""
+    params = job.params | {"phase": phase}
+    if not this_run(job).update(params=params, steps_done=0, steps_total=0):
+        raise lost_hold(job)
+    job.params = params
 
 
 def _saved_so_far(saved: dict[str, int]) -> str:
