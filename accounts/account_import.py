@@ -27,7 +27,8 @@ from accounts.part_registry import AccountPart, account_parts
 # Records of every kind together that a request imports at once; a file with more goes to
 # the task worker.
 MAX_ITEMS = 500
-# Records saved in one transaction by the worker (a large table's document is ~150 kB).
+# Records saved in one transaction by the worker, at most (a part may ask for fewer:
+# AccountPart.per_step).
 STEP = 20
 
 
@@ -82,8 +83,8 @@ def save_steps(
     saved: dict[str, int],
     told: Callable[[dict[str, int]], None],
 ) -> Counter[str]:
-    """Save the file's records past the first ``saved[key]`` of each part, STEP at a time,
-    each step in a transaction of its own that also runs ``told(saved)`` with the counts
+    """Save the file's records past the first ``saved[key]`` of each part, STEP at a time (or
+    fewer, as their parts ask), each step in a transaction of its own that also runs ``told(saved)`` with the counts
     saved by then (it raises to undo the step: the job is no longer this run's). How many
     of each part were saved by this call."""
     done: Counter[str] = Counter()
@@ -108,7 +109,7 @@ def save_steps(
 
     for entry in _not_saved(entries(stream, importable()), saved):
         step.append(entry)
-        if len(step) == STEP:
+        if len(step) >= min(STEP, *(entry.part.per_step for entry in step)):
             save_step()
     if step:
         save_step()

@@ -65,6 +65,9 @@ class AccountPart:
     # transaction that saves them, which then holds the write lock only for the writes:
     # ``save`` is given what it returns.
     prepare: Callable[[list[Any]], list[Any]] | None = None
+    # Records saved in one transaction of a large import (accounts.account_import): fewer
+    # for large records, so that a step holds the write lock for a short time.
+    per_step: int = 20
     model: type[Model] | None = None
     # What deleting the account does to this part, in sentences for the confirmation page,
     # and the deletion itself (run before the user is deleted).

@@ -12,6 +12,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import RequestFactory
 from django.utils import timezone
 
 from accounts import account_import
@@ -244,3 +245,25 @@ def test_the_reader_gives_the_same_records_whatever_the_pieces(monkeypatch):
     for piece in (1, 2, 3, 7, 64, 1000):
         monkeypatch.setattr(reader, "PIECE", piece)
         assert account_import.read_small(io.BytesIO(content)) == whole
+
+
+def test_large_records_are_saved_a_few_at_a_time(owner_client, owner):
+    """A step of a large import holds the write lock while it saves: tables (large
+    documents) are saved five at a time, lists twenty."""
+    owner_client.post(
+        "/tables/save/", {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
+    )
+    table = json.loads(owner_client.get(f"/tables/{owner.tables.get().pk}/table.json").content)
+    document = json.loads(account_file(23)) | {"tables": [table] * 7}
+    request = RequestFactory().post("/account/import/")
+    request.user, request.session = owner, {}
+    told: list[dict[str, int]] = []
+    saved: dict[str, int] = {}
+    content = io.BytesIO(json.dumps(document).encode())
+    account_import.save_steps(request, content, saved, lambda after: told.append(dict(after)))
+    assert told == [
+        {"forces": 20},
+        {"forces": 23, "tables": 2},  # the lists' last 3, then tables: a step of 5 at most
+        {"forces": 23, "tables": 7},
+    ]
+    assert saved == {"forces": 23, "tables": 7} and owner.tables.count() == 8
