@@ -19,7 +19,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -28,8 +28,8 @@ from onefinity.rules.jsontext import DECODER, JsonTextError
 
 # Characters read from the file at a time.
 PIECE = 1 << 20
-# The most one value inside the file may hold (a 40 x 40 table's document is about 150 kB).
-MAX_RECORD_CHARS = 20_000_000
+# The most one value inside the file may hold (a 40 x 40 table's document is about 300 kB).
+MAX_RECORD_CHARS = 5_000_000
 NOT_AN_EXPORT = (
     "This is not an export of everything from this site (format onefinity-account, version 1)."
 )
@@ -60,8 +60,10 @@ class _Text:
     """The file's text, decoded a piece at a time: what is read and not yet taken is
     ``buffer[at:]``; ``line`` and ``column`` are where the buffer starts, in the file."""
 
-    def __init__(self, stream: Readable) -> None:
+    def __init__(self, stream: Readable, progress: Callable[[int], None] | None = None) -> None:
         self.stream = stream
+        self.progress = progress
+        self.pieces = 0
         self.decoder = codecs.getincrementaldecoder("utf-8")()
         self.buffer = ""
         self.at = 0
@@ -78,6 +80,11 @@ class _Text:
         except UnicodeDecodeError:
             raise AccountFileError("That file is not UTF-8 text.") from None
         self.ended = not data
+        if not self.pieces and text.startswith("\ufeff"):
+            text = text[1:]  # a byte order mark, as a Windows editor may save the file
+        self.pieces += 1
+        if self.progress is not None:
+            self.progress(self.pieces)
         taken = self.buffer[: self.at]
         newlines = taken.count("\n")
         if newlines:
@@ -129,12 +136,20 @@ class _Text:
             return value
 
     def _read_on(self) -> bool:
-        if len(self.buffer) - self.at > MAX_RECORD_CHARS:
+        """Read on past the end of a value cut off; False at the end of the file. What is
+        held is at least doubled before the value is parsed again, so a value over many
+        pieces is parsed a few times, not once a piece."""
+        held = len(self.buffer) - self.at
+        if held > MAX_RECORD_CHARS:
             raise AccountFileError(
                 f"One value in this file is over {MAX_RECORD_CHARS:,} characters; "
                 "no export of this site holds one."
             )
-        return self.more()
+        if not self.more():
+            return False
+        while len(self.buffer) - self.at < 2 * held and self.more():
+            pass
+        return True
 
     def invalid(self, what: str) -> AccountFileError:
         return self._at(what, self.at)
@@ -147,12 +162,14 @@ class _Text:
         return _unreadable(f"this is not valid JSON (line {line}, column {column}: {message})")
 
 
-def entries(stream: Readable, parts: list[AccountPart]) -> Iterator[Entry]:
+def entries(
+    stream: Readable, parts: list[AccountPart], progress: Callable[[int], None] | None = None
+) -> Iterator[Entry]:
     """Every record of the importable ``parts`` in the file, in the file's order, each read
     by its part; AccountFileError at the first problem (a record of another part, such as
     an event, is passed over unread). The header is checked as soon as it is read, and at
-    the end if it never was."""
-    text = _Text(stream)
+    the end if it never was. ``progress(pieces)`` is told after each piece of the file read."""
+    text = _Text(stream, progress)
     by_key = {part.key: part for part in parts}
     if text.peek() != "{":
         text.value()  # not JSON at all is said so; JSON, but not an object, is not an export

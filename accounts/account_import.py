@@ -58,14 +58,13 @@ def save_at_once(request: HttpRequest, found: dict[str, list[Any]]) -> str:
     return imported_in_words(Counter({key: len(records) for key, records in found.items()}))
 
 
-def count(stream: Readable, progress: Callable[[], None] | None = None) -> Counter[str]:
+def count(stream: Readable, progress: Callable[[int], None] | None = None) -> Counter[str]:
     """How many records of each importable part the file holds, every one read and checked
-    (AccountFileError at the first problem). ``progress()`` is told after each record."""
+    (AccountFileError at the first problem). ``progress(pieces)`` is told as the file's
+    pieces are read (a file of other parts' records shows its progress too)."""
     counts: Counter[str] = Counter()
-    for entry in entries(stream, importable()):
+    for entry in entries(stream, importable(), progress):
         counts[entry.part.key] += 1
-        if progress is not None:
-            progress()
     return counts
 
 

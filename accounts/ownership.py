@@ -220,6 +220,24 @@ def move_browser_things_into_the_account(
     token = request.session.get(SESSION_KEY)
     if not token:
         return
+    left = move_into_account(user, token)
+    if not left:
+        request.session.pop(SESSION_KEY, None)
+        return
+    messages.warning(
+        request,
+        f"Your account is full, so not all this browser's things moved into it: "
+        f"{_in_words(left)} stay with this browser, where anyone using it sees them (and "
+        "they move into the next account that logs in here with room). Delete some of "
+        "your account's, then log in again here to move them into yours.",
+    )
+
+
+def move_into_account(user: Any, token: str) -> list[str]:
+    """Move what the browser's ``token`` owns into the account, as much of each kind as
+    the account's quota has room for, the newest first; what stays, in words ("3 of its
+    lists"). Also run by an import the browser started, once it has ended, for what it
+    saved after its browser signed in (jobs.imports)."""
     left: list[str] = []
     for model in owned_models():
         manager: Any = model._default_manager
@@ -231,16 +249,7 @@ def move_browser_things_into_the_account(
         staying = browsers.count()
         if staying:
             left.append(f"{staying} of its {quota.what}")
-    if not left:
-        request.session.pop(SESSION_KEY, None)
-        return
-    messages.warning(
-        request,
-        f"Your account is full, so not all this browser's things moved into it: "
-        f"{_in_words(left)} stay with this browser, where anyone using it sees them (and "
-        "they move into the next account that logs in here with room). Delete some of "
-        "your account's, then log in again here to move them into yours.",
-    )
+    return left
 
 
 def log_out(request: HttpRequest) -> None:

@@ -28,8 +28,9 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import account_import
 from accounts.account_file import Readable
-from accounts.ownership import QuotaExceeded
+from accounts.ownership import QuotaExceeded, move_into_account
 from accounts.part_registry import AccountFileError
+from accounts.storage import StorageFull, in_megabytes
 from jobs.kinds import (
     JobKind,
     JobOutput,
@@ -47,39 +48,54 @@ _PAGE = "account/import.html"
 FILE_GONE = "The file you sent is no longer kept; send it again to import it."
 
 
+class _OwnerMoved(Exception):
+    """The browser that asked for the import signed in meanwhile: the job (and what it
+    saved so far) moved into the account, and the import goes on for the account."""
+
+
 def make_import(job: Job, progress: Progress) -> JobOutput | None:
-    request = owners_request(job)
     if not JobUpload.objects.filter(job=job, index=0).exists():
         raise JobRefused(FILE_GONE)
+    request = owners_request(job)
+    browser = job.anonymous_owner if job.owner_id is None else ""
+    saved: dict[str, int] = dict(job.params.get("saved", {}))
     parts = max(1, -(-int(job.params.get("bytes", 0)) // JobFile.CHUNK))
-    upload = JobUpload.reader(job)
     _phase(job, "checking")
     try:
         # First every record is read and checked (the steps: the upload's parts read).
-        counts = account_import.count(upload, lambda: progress(upload.index, parts))
-        saved: dict[str, int] = dict(job.params.get("saved", {}))
+        counts = account_import.count(JobUpload.reader(job), lambda read: progress(read, parts))
         account_import.check_room(request, counts, saved)
     except (AccountFileError, QuotaExceeded) as refusal:
-        raise JobRefused(f"{refusal} Nothing was imported.") from None
+        raise JobRefused(_refused(refusal, saved)) from None
     total = sum(counts.values())
     _phase(job, "saving")
     progress(sum(saved.values()), total)
 
     def told(after: dict[str, int]) -> None:
+        """Inside each step's transaction: the step counts only for the job's owner now."""
+        owner = Job.objects.filter(pk=job.pk).values_list("owner_id", flat=True).first()
+        if owner != request.user.pk:
+            raise _OwnerMoved
         params = job.params | {"saved": after}
-        if not this_run(job).update(params=params):
+        if not this_run(job).update(params=params, outcome=_saved_so_far(after)):
             raise lost_hold(job)
         job.params = params
         progress(sum(after.values()), total)
 
-    try:
-        account_import.save_steps(request, JobUpload.reader(job), saved, told)
-    except AccountFileError:  # the upload ended early: its job ended meanwhile
-        raise lost_hold(job) from None
-    except QuotaExceeded as refusal:  # something else took the room meanwhile
-        raise JobRefused(f"{refusal} {_saved_so_far(saved)}") from None
-    outcome = account_import.imported_in_words(Counter(saved))
-    if not this_run(job).update(outcome=outcome):
+    while True:
+        try:
+            account_import.save_steps(request, JobUpload.reader(job), saved, told)
+            break
+        except _OwnerMoved:
+            request = owners_request(Job.objects.get(pk=job.pk))
+        except AccountFileError:  # the upload ended early: its job ended meanwhile
+            raise lost_hold(job) from None
+        except (QuotaExceeded, StorageFull) as refusal:  # the room was taken meanwhile
+            raise JobRefused(_refused(refusal, saved)) from None
+    if browser and request.user.is_authenticated:
+        # Saved for the browser while it was signing in, after its things moved.
+        move_into_account(request.user, browser)
+    if not this_run(job).update(outcome=account_import.imported_in_words(Counter(saved))):
         raise lost_hold(job)
     return None
 
@@ -93,10 +109,16 @@ def _phase(job: Job, phase: str) -> None:
     job.params = params
 
 
+def _refused(refusal: Exception, saved: dict[str, int]) -> str:
+    """Why the import stopped; what it saved before is the job's outcome (_saved_so_far)."""
+    return f"{refusal}" if any(saved.values()) else f"{refusal} Nothing was imported."
+
+
 def _saved_so_far(saved: dict[str, int]) -> str:
-    if not any(saved.values()):
-        return "Nothing was imported."
-    return account_import.imported_in_words(Counter(saved)) + " The rest was not."
+    """What a job that stops now leaves saved, for its page: sent again, the file's records
+    are imported again, these too."""
+    done = account_import.imported_in_words(Counter(saved)).removeprefix("Imported ")
+    return f"Saved before it stopped: {done} Sending the file again imports these again."
 
 
 register(
@@ -107,7 +129,6 @@ register(
         time_limit=20 * 60,
         keep_days=3,
         priority=5,
-        ask_again="/account/import/",
     )
 )
 
@@ -154,7 +175,8 @@ def _to_the_worker(request: HttpRequest, upload: UploadedFile) -> HttpResponse:
             "import",
             key=f"import:{token}",
             label=f"Import of {_file_name(upload)}",
-            params={"bytes": upload.size or 0},
+            # A failed import is sent again from the form: its upload is gone with it.
+            params={"bytes": upload.size or 0, "ask_again": reverse("account-import")},
             back=reverse("account"),
             upload=upload.chunks(JobFile.CHUNK),
         )
@@ -172,8 +194,8 @@ def _form(request: HttpRequest, error: str = "", status: int = 200) -> HttpRespo
     context = {
         "error": error,
         "token": secrets.token_hex(16),
-        "in_request": settings.IMPORT_REQUEST_BYTES,
+        "in_request": in_megabytes(settings.IMPORT_REQUEST_BYTES),
         "max_items": account_import.MAX_ITEMS,
-        "limit": settings.ACCOUNT_IMPORT_BYTES,
+        "limit": in_megabytes(settings.ACCOUNT_IMPORT_BYTES),
     }
     return render(request, _PAGE, context, status=status)

@@ -107,10 +107,6 @@ class JobKind:
     # Its file is made from what its owner stores, so the owner's storage quota bounds it:
     # never refused for its size (the account's export always fits).
     bounded_by_storage: bool = False
-    # Where its owner asks for it again once it failed, when it cannot simply be started
-    # again (an import's upload is gone with the run that failed): that page, not "Start it
-    # again".
-    ask_again: str = ""
 
 
 _KINDS: dict[str, JobKind] = {}

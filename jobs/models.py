@@ -25,7 +25,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.ownership import Owned, OwnedQuerySet, Quota
-from jobs.kinds import job_kind
 
 
 def beat_every() -> float:
@@ -150,10 +149,10 @@ class Job(Owned):
 
     @property
     def ask_again(self) -> str:
-        """Where a failed job is asked for again, when it cannot be started again (its kind's
-        ask_again); "" when it can."""
-        kind = job_kind(self.kind)
-        return kind.ask_again if kind is not None else ""
+        """Where a failed job is asked for again, when it cannot simply be started again (an
+        import's upload is gone with the run that failed): that page, not "Start it again";
+        "" when it can. Given by whoever asks for the job (its params)."""
+        return str(self.params.get("ask_again", "")) if isinstance(self.params, dict) else ""
 
     @property
     def expired(self) -> bool:
@@ -287,21 +286,33 @@ class JobUpload(models.Model):
         return f"part {self.index} of the upload of job {self.job_id}"
 
     @classmethod
-    def keep(cls, job: Job, chunks: Iterable[bytes]) -> int:
-        """Keep the file for the job, a part at a time (each its own short write); its size."""
-        size = 0
+    def keep(cls, job: Job, chunks: Iterable[bytes]) -> bool:
+        """Keep the file for the job, a part at a time (each its own short write), while
+        it waits to be queued; False, and nothing kept, if it was stopped meanwhile (its
+        owner may stop it as soon as it is listed)."""
         pending = bytearray()
         index = 0
         for chunk in chunks:
             pending += chunk
             while len(pending) >= JobFile.CHUNK:
+                if not cls._waiting(job):
+                    return False
                 cls.objects.create(job=job, index=index, content=bytes(pending[: JobFile.CHUNK]))
                 del pending[: JobFile.CHUNK]
                 index += 1
-            size += len(chunk)
         if pending:
+            if not cls._waiting(job):
+                return False
             cls.objects.create(job=job, index=index, content=bytes(pending))
-        return size
+        return cls._waiting(job)
+
+    @classmethod
+    def _waiting(cls, job: Job) -> bool:
+        """Whether the job still waits; if not, what was kept of its upload is deleted."""
+        if Job.objects.filter(pk=job.pk, state=Job.State.QUEUED).exists():
+            return True
+        cls.objects.filter(job=job).delete()
+        return False
 
     @classmethod
     def reader(cls, job: Job) -> UploadReader:

@@ -134,10 +134,14 @@ def start_job(
         return identical.job
     if upload is not None:
         try:
-            JobUpload.keep(job, upload)
+            kept = JobUpload.keep(job, upload)
         except BaseException:
             job.delete()  # and what was kept of the upload with it
             raise
+        if not kept:  # stopped by its owner while it was being received
+            _ended(job)
+            job.refresh_from_db()
+            return job
     queue(job)
     job.refresh_from_db()
     return job
@@ -245,7 +249,7 @@ def _priority(job: Job, base: int) -> int:
 def restart(request: HttpRequest, job: Job) -> bool:
     """Queue a failed (or stopped) job again, its runs counted from nought, within the same
     bounds as a new one (JobsBusy past them); False if it is not failed, or the same thing
-    is being made already, or it cannot be started again (its kind's ask_again)."""
+    is being made already, or it cannot be started again (Job.ask_again)."""
     if job.state != Job.State.FAILED or job.ask_again:
         return False
 
@@ -461,6 +465,9 @@ def sweep() -> None:
     lost = timezone.now() - timedelta(seconds=settings.JOB_LOST_SECONDS)
     _take_up(Job.objects.filter(state=Job.State.RUNNING, beat__lt=lost)[:20])
     _never_queued()
+    # Uploads of jobs that ended, should any have outlived their job's end (what ends a
+    # job deletes them: _ended).
+    JobUpload.objects.exclude(job__state__in=Job.ACTIVE).delete()
     forget_expired(Job.objects.all())
 
 

@@ -267,3 +267,102 @@ def test_large_records_are_saved_a_few_at_a_time(owner_client, owner):
         {"forces": 23, "tables": 7},
     ]
     assert saved == {"forces": 23, "tables": 7} and owner.tables.count() == 8
+
+
+def test_an_import_stopped_while_its_file_is_received_keeps_none_of_it(
+    owner_client, owner, jobs_wait, monkeypatch
+):
+    """Its owner may stop it as soon as it is listed, while the request still writes the
+    upload: what was written and what comes after are not kept, and it is never queued."""
+    monkeypatch.setattr(JobFile, "CHUNK", 1_000)
+    request = RequestFactory().post("/account/import/")
+    request.user, request.session = owner, {}
+
+    def chunks():  # type: ignore[no-untyped-def]
+        yield b"x" * 2_500
+        running.cancel(Job.objects.get())
+        yield b"y" * 2_500
+
+    job = running.start_job(request, "import", key="import:t", label="Import", upload=chunks())
+    assert job.state == "failed" and job.error == "You stopped it." and job.task_id == ""
+    assert not JobUpload.objects.exists()
+
+
+def test_the_sweep_forgets_an_upload_whose_job_ended(owner):
+    job = Job.objects.create(owner=owner, kind="import", key="k", label="Import", state="done")
+    JobUpload.objects.create(job=job, index=0, content=b"{}")
+    running.sweep()
+    assert not JobUpload.objects.exists()
+
+
+def test_a_browser_signing_in_during_its_import_gets_every_record_in_its_account(
+    client, django_user_model, to_the_worker, jobs_wait, monkeypatch
+):
+    monkeypatch.setattr(account_import, "STEP", 3)
+    client.post("/account/import/", {"file": upload(account_file(10))})
+    job = Job.objects.get()
+    token = job.anonymous_owner
+    person = django_user_model.objects.create_user("late", "l@example.com", "a-long-pass-phrase")
+    prepared = account_import._prepared
+    steps = {"n": 0}
+
+    def signing_in_between_steps(*args, **kwargs):  # type: ignore[no-untyped-def]
+        steps["n"] += 1
+        if steps["n"] == 2:  # after the first step: the browser signs in (its things move)
+            from accounts.ownership import move_into_account
+
+            move_into_account(person, token)
+        return prepared(*args, **kwargs)
+
+    monkeypatch.setattr(account_import, "_prepared", signing_in_between_steps)
+    run_waiting_jobs()
+    job.refresh_from_db()
+    assert job.state == "done" and job.owner == person, job.error
+    assert person.forces.count() == 10 and not Force.objects.filter(owner=None).exists()
+    assert job.outcome == "Imported 10 force lists, 0 tables, 0 terrain boxes."
+
+
+def test_storage_filling_up_midway_stops_the_import_saying_what_was_saved(
+    owner_client, owner, to_the_worker, monkeypatch
+):
+    from accounts.storage import StorageFull
+
+    monkeypatch.setattr(account_import, "STEP", 4)
+    made = Force.create_from_spec
+    calls = {"n": 0}
+
+    def filling(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 7:
+            raise StorageFull("Your account would store 100.1 MB, more than its 100.0 MB.")
+        return made(*args, **kwargs)
+
+    monkeypatch.setattr(Force, "create_from_spec", filling)
+    owner_client.post("/account/import/", {"file": upload(account_file(10))})
+    job = Job.objects.get()
+    assert job.state == "failed" and job.attempts == 1  # refused, not a crash tried again
+    assert job.error.startswith("Your account would store 100.1 MB")
+    assert job.outcome == (
+        "Saved before it stopped: 4 force lists, 0 tables, 0 terrain boxes. "
+        "Sending the file again imports these again."
+    )
+    assert owner.forces.count() == 4
+    page = owner_client.get(f"/jobs/{job.pk}/").content.decode()
+    assert "Saved before it stopped: 4 force lists" in page
+
+
+def test_the_check_tells_its_progress_by_the_files_pieces_read(monkeypatch):
+    from accounts import account_file as reader
+
+    monkeypatch.setattr(reader, "PIECE", 100)
+    content = account_file(0, events=[{"name": "x" * 1_000}])
+    told: list[int] = []
+    assert account_import.count(io.BytesIO(content), told.append) == {}
+    assert told == list(range(1, len(told) + 1)) and len(told) > len(content) // 100
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_read(owner_client, owner):
+    response = owner_client.post(
+        "/account/import/", {"file": upload("\ufeff".encode() + account_file(1))}
+    )
+    assert response.status_code == 302 and owner.forces.count() == 1

@@ -151,3 +151,22 @@ def test_a_character_cut_between_two_pieces_is_read(monkeypatch):
         io.BytesIO(json.dumps(document, ensure_ascii=False).encode()), importable()
     )
     assert entry.record.name == name
+
+
+def test_a_value_over_many_pieces_is_parsed_a_few_times_not_once_a_piece(monkeypatch):
+    """A value cut off at the end of what is read is parsed again once more is read: with
+    what is held doubled each time, a value of n pieces is parsed about log2(n) times (once
+    a piece, a 20 MB value took a minute of the worker's time)."""
+    monkeypatch.setattr(account_file, "PIECE", 10)
+    value = "[" + ",".join(["[]"] * 5_000) + "]"  # 15,000 characters: 1,500 pieces
+    text = b'{"format": "onefinity-account", "version": 1, "events": [' + value.encode() + b"]}"
+    parses = []
+    decode = account_file.DECODER.raw_decode
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        parses.append(args[1])
+        return decode(*args)
+
+    monkeypatch.setattr(account_file.DECODER, "raw_decode", counted)
+    assert list(account_file.entries(io.BytesIO(text), importable())) == []
+    assert len(parses) < 30, len(parses)
