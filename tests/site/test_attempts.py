@@ -41,6 +41,12 @@ def fail_from_many_addresses(count: int, username: str = "victim") -> None:
         assert log_in(Client(), username, "guess", f"198.51.100.{i + 1}").status_code == 200
 
 
+def within_a_minute_of(wait: str, seconds: int) -> bool:
+    """A wait counted from the clock: the requests before it took some real time (a minute
+    at most, on a busy machine), by which the wait is shorter."""
+    return seconds - 60 <= int(wait) <= seconds
+
+
 def travel(seconds: float) -> None:
     """Move every recorded attempt this many seconds into the past."""
     Attempt.objects.update(at=F("at") - timedelta(seconds=seconds))
@@ -105,7 +111,8 @@ def test_guessing_on_from_an_address_through_a_refusal_keeps_it_refused(settings
         assert log_in(Client(), name, "guess", "192.0.2.7").status_code == 200
     travel(10 * 60)
     first = log_in(Client(), "dee", "guess", "192.0.2.7")
-    assert first["Retry-After"] == "300"  # when the failures leave the 15-minute window
+    # When the failures leave the 15-minute window.
+    assert within_a_minute_of(first["Retry-After"], 300)
     for _ in range(4):
         travel(60)
         assert log_in(Client(), "dee", "guess", "192.0.2.7").status_code == 429
@@ -113,7 +120,7 @@ def test_guessing_on_from_an_address_through_a_refusal_keeps_it_refused(settings
     # The failures have left the window, but the refused guesses are in it now.
     again = log_in(Client(), "dee", "guess", "192.0.2.7")
     assert again.status_code == 429
-    assert int(again["Retry-After"]) == 13 * 60
+    assert within_a_minute_of(again["Retry-After"], 13 * 60)
     assert log_in(Client(), "eve", "guess", "192.0.2.8").status_code == 200
 
 
@@ -448,7 +455,7 @@ def test_sign_ups_are_limited_per_address(settings, django_user_model):
         assert sign_up(f"player{i}", "192.0.2.7").status_code == 302
     refused = sign_up("player3", "192.0.2.7")
     assert refused.status_code == 429
-    assert refused["Retry-After"] == "3600"
+    assert within_a_minute_of(refused["Retry-After"], 3600)
     page = refused.content.decode()
     assert "3 accounts were made from your network in the last 1 hour" in page
     assert not django_user_model.objects.filter(username="player3").exists()
