@@ -14,6 +14,7 @@ sending again on bad Wi-Fi) finds the job the first one started.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections import Counter
 from typing import Any
@@ -169,11 +170,16 @@ def _to_the_worker(request: HttpRequest, upload: UploadedFile) -> HttpResponse:
     token = request.POST.get("token", "")
     if not token.isalnum() or len(token) > 64:
         token = secrets.token_hex(16)
+    # The same form sent twice with the same file finds the first job; the same form sent
+    # again with another file (after Back) is another import.
+    digest = hashlib.sha256()
+    for chunk in upload.chunks(JobFile.CHUNK):
+        digest.update(chunk)
     try:
         job = start_job(
             request,
             "import",
-            key=f"import:{token}",
+            key=f"import:{token}:{digest.hexdigest()[:32]}",
             label=f"Import of {_file_name(upload)}",
             # A failed import is sent again from the form: its upload is gone with it.
             params={"bytes": upload.size or 0, "ask_again": reverse("account-import")},

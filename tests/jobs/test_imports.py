@@ -366,3 +366,16 @@ def test_a_file_saved_with_a_byte_order_mark_is_read(owner_client, owner):
         "/account/import/", {"file": upload("\ufeff".encode() + account_file(1))}
     )
     assert response.status_code == 302 and owner.forces.count() == 1
+
+
+def test_the_same_form_sent_again_with_another_file_imports_that_file(
+    owner_client, owner, to_the_worker
+):
+    """After Back, a browser may show the form as it was (its token too): another file
+    sent with it is another import, not the first one's page."""
+    for count in (1, 2):
+        response = owner_client.post(
+            "/account/import/", {"file": upload(account_file(count)), "token": "samepage"}
+        )
+        assert response.status_code == 302
+    assert Job.objects.count() == 2 and owner.forces.count() == 3
