@@ -30,7 +30,10 @@ AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 def axe_violations(page: Page) -> list[dict[str, Any]]:
     """axe-core's violations on the page as it is now, each with its rule, impact and the
     elements concerned (empty when the page passes). The page's context must have been
-    made with ``bypass_csp=True``."""
+    made with ``bypass_csp=True``. A page a click has just opened is judged once it has
+    loaded: its style sheets (axe measures colour contrast) and its deferred scripts (they
+    show and hide controls) are in by then, not when its first element can be read."""
+    page.wait_for_load_state()
     page.add_script_tag(path=str(AXE))
     result: dict[str, Any] = page.evaluate(
         "async (tags) => await axe.run(document, {runOnly: {type: 'tag', values: tags}})",

@@ -200,6 +200,9 @@ def pages_showing_a_message(browser: Browser, base: str, viewport, suffix: str, 
 
     def shown(page: Page, text: str) -> str:
         expect(page.locator(".messages")).to_contain_text(text)
+        # The message is near the top of a page a click has just opened: the rest of it is
+        # read once the page has loaded, not as far as the browser has parsed it.
+        page.wait_for_load_state()
         return page.content()  # before axe adds its script
 
     # Signing up.

@@ -847,6 +847,7 @@ def test_the_force_builder_pages_pass_axe_and_the_nu_html_checker(
         page.locator("textarea").fill(json.dumps(LEGAL_12))
         page.get_by_role("button", name="Check the list").click()
         expect(page.get_by_role("button", name="Save to my lists")).to_be_visible()
+        page.wait_for_load_state()  # the whole preview, not what is parsed of it so far
         html["import-preview"] = page.content()  # before axe adds its own script
         no_axe_violations(page, f"import preview ({suffix})")
         shot(page, f"import-preview-{suffix}")

@@ -58,6 +58,9 @@ def sign_in(page: Page, base: str, name: str) -> Page:
     page.get_by_label("Username").fill(name)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
+    # The click returns once the next page has begun; its callers read it whole (its HTML,
+    # axe-core, its fields), so it is waited for until it has loaded.
+    page.wait_for_load_state()
     return page
 
 

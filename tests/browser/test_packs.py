@@ -67,6 +67,9 @@ def test_a_pack_table_opens_large_and_is_edited_as_a_copy(browser: Browser, live
     expect(page.get_by_role("heading", level=1)).to_have_text(re.compile("^League round 2 "))
     expect(page.get_by_text("Table 2 of 3")).to_be_visible()
     expect(page.locator(".verdict")).to_have_text("Valid table")
+    # The page's scripts have run (the clicks below go through htmx and tables.js, and the
+    # page read after them is whole, not as far as it was parsed after a plain click).
+    page.wait_for_load_state()
     # What does a hex see? The read-only map answers as a shared table's does.
     page.get_by_role("link", name="Line of fire").click()
     settled(page)

@@ -87,6 +87,9 @@ def test_the_progress_bar_moves_as_the_worker_makes_the_pack(browser: Browser, s
         done = page.get_by_role("link", name="Download the pack PDF")
         # Gone after a reload: the page must move on by itself.
         page.evaluate("window.notReloaded = true")
+        # The page as first drawn is read whole: once it has loaded, not as far as it was
+        # parsed when its heading could be read (a bar not parsed yet went unjudged).
+        page.wait_for_load_state()
         first = page.evaluate(READ_BAR)
         seen = []
         if first is not None:
