@@ -31,6 +31,9 @@ def log_in(page: Page, name: str) -> None:
 
 
 def fits_the_phone(page: Page) -> None:
+    """No sideways scrolling, measured once the page has loaded: a page a click has just
+    opened may still be waiting for its style sheets."""
+    page.wait_for_load_state()
     overflow = page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
@@ -210,6 +213,8 @@ def test_the_dashboard_works_from_the_keyboard(page: Page, live_server, django_u
     expect(page.get_by_role("heading", level=1)).to_have_text("Keyboard Cup")
     lock = page.get_by_role("button", name="Lock every list")
     lock.focus()
+    # The outline is the site's style sheet's: read once the page Enter opened has loaded.
+    page.wait_for_load_state()
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
     page.keyboard.press("Enter")
     settled(page)

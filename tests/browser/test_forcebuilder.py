@@ -151,6 +151,9 @@ def screens(page: Page) -> float:
 
 
 def sideways(page: Page) -> int:
+    """How far the page scrolls sideways, once it has loaded (a page a click has just opened
+    may still be waiting for its style sheets)."""
+    page.wait_for_load_state()
     return page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )

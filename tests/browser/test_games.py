@@ -69,6 +69,9 @@ def phone_of(browser: Browser, base: str, name: str) -> Page:
 
 
 def fits_the_phone(page: Page) -> None:
+    """No sideways scrolling, measured once the page has loaded: a page a click has just
+    opened may still be waiting for its style sheets."""
+    page.wait_for_load_state()
     overflow = page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
@@ -109,7 +112,7 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
     expect(a.get_by_role("heading", level=1)).to_contain_text("Alice's wardens")
     join_url = a.get_by_role("link", name="/join/").get_attribute("href")
     assert join_url and "/join/" in join_url
-    assert a.locator(".qr svg").count() == 1
+    expect(a.locator(".qr svg")).to_have_count(1)
     screenshot(a, "game-new-phone")
     fits_the_phone(a)
 

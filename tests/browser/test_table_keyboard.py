@@ -170,6 +170,9 @@ def test_on_a_phone_the_generated_table_and_the_editors_map_are_on_the_screen(
     page.get_by_role("button", name="Generate").click()
     expect(page.locator(".verdict")).to_have_text("Valid table")
     expect(page.get_by_role("button", name="Save this table")).to_be_in_viewport()
+    # Where the map is and which words the hint shows are the style sheets' (by the pointer):
+    # read once the page the click opened has loaded.
+    page.wait_for_load_state()
     map_top = page.locator("[data-table-map] svg").bounding_box()
     assert map_top is not None and map_top["y"] < PHONE["height"]
     screenshot(page, "table-generated-phone", full_page=False)
@@ -200,6 +203,9 @@ def test_on_a_desktop_the_hints_say_click_and_the_keys(browser: Browser, live_se
     page.goto(live_server.url + GENERATED)
     page.get_by_role("button", name="Save this table").click()
     expect(page.locator("details.map-controls")).to_have_attribute("open", "")
+    # The keys are in the hint once site.js has marked the page as scripted (.js): read once
+    # the page has loaded (the controls come open from the server, before any script).
+    page.wait_for_load_state()
     hint = page.locator(".hint").inner_text()
     assert "Click a hex" in hint and "Tap" not in hint and "Ctrl+Z" in hint
     assert "arrow keys" in hint
