@@ -52,6 +52,7 @@ def test_generate_edit_share_and_download_a_table(page: Page, browser: Browser, 
 
     page.get_by_role("button", name="Save this table").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Table 5")
+    editor_ready(page)
     # Three more terrain hexes along side A's edge give it more cover than side B's.
     for hex_ in ("0,0", "1,0", "4,0"):
         hex_at(page, hex_).click()
@@ -95,6 +96,8 @@ def test_generate_edit_share_and_download_a_table(page: Page, browser: Browser, 
 def test_a_keyboard_user_can_cycle_a_hex(page: Page, live_server):
     page.goto(live_server.url + "/tables/new/?seed=5&coverage=0.45&symmetry=point&mix=balanced")
     page.get_by_role("button", name="Save this table").click()
+    expect(page.locator("#undo")).to_be_attached()  # the editor's page
+    editor_ready(page)
     hex_link = hex_at(page, "0,0")
     hex_link.focus()
     page.keyboard.press("Enter")
@@ -127,10 +130,20 @@ def an_empty_table(page: Page, base: str, name: str = "Garage") -> None:
     page.get_by_label("Name").fill(name)
     page.get_by_role("button", name="Start building").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(name)
+    editor_ready(page)
+
+
+def editor_ready(page: Page) -> None:
+    """Until the page a click opened has loaded, its deferred scripts run: the heading and the
+    map can be read before tables.js and htmx have run, and a click or a key on a hex then is
+    a plain link's (a page load, not an edit), a press and drag nothing at all."""
+    page.wait_for_load_state()
 
 
 def open_controls(page: Page) -> None:
     """Open the view and brush controls if they are folded (as they are on a phone)."""
+    # tables.js folds them on a narrow screen once it runs: read after it has.
+    editor_ready(page)
     controls = page.locator("details.map-controls")
     if not controls.evaluate("details => details.open"):
         controls.locator("> summary").click()
