@@ -17,6 +17,7 @@ from pypdf import PdfReader
 from forcebuilder.models import Force
 from onefinity.rules import read_force_document
 from tests.browser.conftest import (
+    NAVIGATION_MS,
     PHONE,
     SCREENSHOTS,
     HeldAnswers,
@@ -477,7 +478,8 @@ def test_eight_quick_clicks_make_eight_changes(
     # above the button; the button stays under the finger.
     quick_clicks(page, "#add-light-infantry", 4, touch)
     settled(page)
-    expect(page.locator(".unit")).to_have_count(4)
+    # (settled() may look before the last tap's click is made: its answer is waited for.)
+    expect(page.locator(".unit")).to_have_count(4, timeout=NAVIGATION_MS)
     # Two on the first unit's "+ Add a trooper", their answers held back a moment as on a
     # slow connection: the page says it is saving while they are on their way.
     with HeldAnswers(page, "**/edit/", settled):
@@ -486,8 +488,12 @@ def test_eight_quick_clicks_make_eight_changes(
         verdict = page.locator(".counter.verdict")
         saying = verdict.evaluate("v => getComputedStyle(v, '::after').content")
         assert saying.startswith('"Saving')
-    # Two on its stepper's "+".
+    # Two on its stepper's "+". The last click may reach the page after quick_clicks returns
+    # (a tap's click is made from its touches once they are answered; a click whose button
+    # was redrawn under it is made again a moment later): the twelfth trooper is waited for
+    # on the page before the list is read from the database.
     quick_clicks(page, ".unit:first-child .stepper button[value=duplicate-trooper]", 2, touch)
+    expect(page.locator(".counter").nth(2)).to_contain_text("12/12", timeout=NAVIGATION_MS)
     settled(page)
     force.refresh_from_db()
     spec = force.to_spec()

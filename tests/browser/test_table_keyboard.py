@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tablegen.models import Table
-from tests.browser.conftest import PHONE, patient, screenshot, settled
+from tests.browser.conftest import NAVIGATION_MS, PHONE, patient, screenshot, settled
 from tests.browser.quality import ROOT, axe_violations, markup_errors
 from tests.browser.test_tables import an_empty_table, hex_at, palette, place
 
@@ -190,7 +190,11 @@ def test_on_a_phone_the_generated_table_and_the_editors_map_are_on_the_screen(
     assert axe_violations(page) == []
     # The controls open with one tap, and stay open when the region is drawn again.
     page.locator("details.map-controls > summary").tap()
-    page.get_by_role("link", name="Blocking scenery", exact=True).tap()
+    brush = page.get_by_role("link", name="Blocking scenery", exact=True)
+    brush.tap()
+    # The tap's click comes after tap() returns: the redraw it asks for is waited for (the
+    # brush chosen), else the controls were found open before the region was drawn again.
+    expect(brush).to_have_attribute("aria-current", "true", timeout=NAVIGATION_MS)
     settled(page)
     expect(page.locator("details.map-controls")).to_have_attribute("open", "")
     screenshot(page, "table-editor-controls-phone", full_page=False)
