@@ -6,8 +6,9 @@ Screenshots are kept in test-artifacts/screenshots/.
 from __future__ import annotations
 
 import os
+import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sized
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,17 @@ def wait_until(page: Page, condition: str, timeout_ms: int = 10_000) -> None:
             raise AssertionError(f"timed out waiting for {condition}")
         page.wait_for_timeout(20)
         waited += 20
+
+
+def heard(page: Page, events: Sized, count: int, timeout_ms: int = NAVIGATION_MS) -> None:
+    """Until a list filled by a listener of the page's events holds ``count`` of them. A
+    listener may finish after the page has moved on: one that reads a response's body, say,
+    runs in a greenlet of its own that resumes only when the body has come."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while len(events) < count:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"heard {len(events)} of {count} events: {events}")
+        page.wait_for_timeout(20)
 
 
 def settled(page: Page) -> None:
