@@ -127,11 +127,14 @@ def make(owner, document, shared: bool = False) -> Force:
 
 
 def settled(page: Page) -> None:
-    """Until htmx has swapped the last answer and nothing waits in the editor's queue."""
+    """Until htmx has swapped the last answer and nothing waits in the editor's queue: as
+    long as a navigation (tests.browser.conftest.settled), since the queue waits for the
+    server's answers, several of them after quick clicks."""
     wait_until(
         page,
         "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping, "
         "#editor[aria-busy]')",
+        NAVIGATION_MS,
     )
 
 
