@@ -45,8 +45,12 @@ def phones_closed():
         _CONTEXTS.pop().close()
 
 
-def new_phone(browser: Browser) -> Page:
-    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+def new_phone(browser: Browser, service_workers: str = "allow") -> Page:
+    context = browser.new_context(
+        viewport=PHONE,
+        bypass_csp=True,
+        service_workers=service_workers,  # type: ignore[arg-type]
+    )
     _CONTEXTS.append(context)
     page = context.new_page()
     patient(page)
@@ -691,3 +695,50 @@ def test_the_new_game_forms_fields_are_all_as_tall_on_a_phone(
     fits_the_phone(a)
     assert axe_violations(a) == []
     assert markup_errors({"games": a.request.get(a.url).text()}, tmp_path) == {}
+
+
+def test_a_step_the_server_failed_to_take_is_sent_again_and_kept_once(
+    browser: Browser, live_server, django_user_model
+):
+    """A 5xx to a step (the server's transaction undone, a proxy that gave up): the step
+    waits on the phone and is sent again, instead of the tap being lost without a word."""
+    from django.test import Client
+
+    base = live_server.url
+    alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
+    bob = django_user_model.objects.create_user("bob", "b@example.com", PASSWORD)
+    mine = Force.create_from_spec(
+        read_force_document(LEGAL_DOCUMENT | {"name": "Alice's wardens"}),
+        "2026.11",
+        75,
+        owner=alice,
+    )
+    starter, joiner = Client(), Client()
+    starter.force_login(alice)
+    joiner.force_login(bob)
+    fields = {"list_a": mine.pk, "list_b": mine.pk, "vp_target": 9}
+    game_url = starter.post("/games/new/", fields)["Location"]
+    assert joiner.post(game_url + "join/").status_code == 302
+    json_ = {"HTTP_ACCEPT": "application/json"}
+    starter.post(game_url + "steps/", {"version": 0, "kind": "first", "side": "a"}, **json_)
+    starter.post(game_url + "steps/", {"version": 1, "kind": "ap", "value": "13"}, **json_)
+
+    # Without the service worker, whose fetches a page's routes do not see.
+    a = sign_in(new_phone(browser, service_workers="block"), base, "alice")
+    a.goto(base + game_url)
+    failed: list[str] = []
+
+    def once_a_500(route):  # type: ignore[no-untyped-def]
+        if route.request.method == "POST" and not failed:
+            failed.append(route.request.url)
+            route.fulfill(status=500, body="<h1>Server error</h1>", content_type="text/html")
+        else:
+            route.continue_()
+
+    a.route("**/steps/", once_a_500)
+    a.get_by_role("button", name="Pass").click()
+    expect(a.locator("#turn")).to_have_attribute("data-version", "3", timeout=OTHER_PHONE_MS)
+    expect(a.locator("#offline-queue")).to_be_hidden(timeout=OTHER_PHONE_MS)
+    assert failed and Game.objects.get().version == 3  # sent again, kept once
+    kinds = [step.step.get("kind") for step in Game.objects.get().steps.order_by("number")]
+    assert kinds[-1] == "pass" and kinds.count("pass") == 1, kinds

@@ -82,6 +82,8 @@
     show();
   }
 
+  // How long a step the server failed to take waits before it is sent again.
+  const RETRY_MS = 1500;
   let flushing = false;
   async function flush() {
     if (flushing) return;
@@ -102,6 +104,11 @@
           });
         } catch {
           return; // still offline: the next "online" event sends them
+        }
+        if (response.status >= 500) {
+          // The server failed to take it (nothing of it was kept): tried again shortly.
+          setTimeout(flush, RETRY_MS);
+          return;
         }
         if (response.ok) {
           const state = await response.json();
@@ -145,6 +152,17 @@
   document.addEventListener("htmx:sendError", (event) => {
     const form = event.detail.elt;
     if (form instanceof HTMLFormElement && form.hasAttribute("data-step")) enqueue(form, null);
+  });
+  // The server failed to take a step (a 5xx: its transaction was undone, or a proxy gave
+  // up waiting): it waits in the queue and is sent again shortly, instead of being lost
+  // without a word. Sent again after all, a step the server did keep is refused as stale
+  // (the game's version moved on), and the queue says so.
+  document.addEventListener("htmx:responseError", (event) => {
+    const form = event.detail.elt;
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-step") || status < 500) return;
+    enqueue(form, null);
+    setTimeout(flush, RETRY_MS);
   });
   // Keyboard: a button the step disabled (its action now costs too much) cannot take the
   // focus back after the region is drawn again; the turn's heading takes it instead.
