@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sized
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = "/usr/bin/chromium"
@@ -55,6 +55,12 @@ def browser() -> Iterator[Browser]:
 # load 15) a page that a quiet machine serves in 0.1 s took over 15 s, and the test failed
 # on the machine, not the site. Navigations get a minute; an action's wait stays short.
 NAVIGATION_MS = 60_000
+
+
+# Every expect(...) waits this long for what it expects (Playwright's default is 5 s): a
+# page on CI's busy machine can take longer to show the server's answer, and a check that
+# holds returns as soon as it does.
+expect.set_options(timeout=20_000)
 
 
 def patient(page: Page, action_ms: int = 10_000) -> Page:
