@@ -156,6 +156,29 @@ class Board:
     def centres(self) -> tuple[tuple[int, int], ...]:
         return tuple(centre(h) for h in self.hexes)
 
+    @cached_property
+    def row_columns(self) -> tuple[tuple[int, int], ...]:
+        """Each hex's place as the players count it, in board order: (row, column), the row
+        counted from 1 at side A's table edge, the column from 1 at the left of that row
+        (the board's order is row by row, each from the left). The axial coordinates
+        (negative on most boards) mean nothing at the table."""
+        found = []
+        row, column = None, 0
+        for _, r in self.hexes:
+            column = column + 1 if r == row else 1
+            row = r
+            found.append((r - self.first_row + 1, column))
+        return tuple(found)
+
+    def at_row_column(self, row: int, column: int) -> Hex | None:
+        """The hex at a place as the players count it (``row_columns``), or None."""
+        at = self._by_row_column.get((row, column))
+        return None if at is None else self.hexes[at]
+
+    @cached_property
+    def _by_row_column(self) -> dict[tuple[int, int], int]:
+        return {place: i for i, place in enumerate(self.row_columns)}
+
     def edge_row(self, side: str) -> tuple[int, ...]:
         row = self.first_row if side == "A" else self.last_row
         return tuple(i for i, (_, r) in enumerate(self.hexes) if r == row)

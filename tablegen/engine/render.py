@@ -164,15 +164,9 @@ def _layout(board: Board) -> _Layout:
 def places(board: Board) -> tuple[str, ...]:
     """Each hex's place in a player's words, in board order: its row counted from side A's
     table edge, its column from the left of that row ("Row 3 from side A, column 5"). The
-    axial coordinates (negative on most boards) mean nothing at the table."""
-    found = []
-    row, column = None, 0
-    # Board order is row by row, each from the left.
-    for _, r in board.hexes:
-        column = column + 1 if r == row else 1
-        row = r
-        found.append(f"Row {r - board.first_row + 1} from side A, column {column}")
-    return tuple(found)
+    axial coordinates (negative on most boards) mean nothing at the table. The numbers are
+    the board's own (``Board.row_columns``), which a game reads and types hexes by."""
+    return tuple(f"Row {row} from side A, column {column}" for row, column in board.row_columns)
 
 
 def _frame(table: TableSpec) -> tuple[tuple[float, float], float, float]:
