@@ -5,8 +5,11 @@ step, undo the last one; and what the game's page shows. The rules are the pure 
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,8 +26,9 @@ from accounts.ownership import (
 )
 from forcebuilder.models import Force
 from games.models import MAX_STEPS, Game, GameRefusal, GameStep, StaleGame
+from games.places import Places
 from games.rounds import report_to_round
-from games.table_odds import game_map, map_odds, standing_hexes
+from games.table_odds import game_map, map_odds, standing_hexes, table_spec
 from onefinity.http import record_id, stale_words
 from onefinity.rules import Ruleset, force_document
 from onefinity.rules.game import (
@@ -50,6 +54,7 @@ from onefinity.rules.game import (
 from onefinity.rules.hexgrid import Hex
 from onefinity.rules.ruleset import TAG_ONLY
 from onefinity.rules.text import whole_number
+from tablegen.engine.tables import TableSpec
 from tablegen.models import Table
 
 # A share link's code, alone or at the end of the link (/s/<code>/...).
@@ -147,11 +152,21 @@ def take_step(game: Game, user: Any, expected: int, fields: dict[str, str]) -> G
         raise StaleGame(stale_words("This game"))
     ruleset = game.ruleset()
     state = _state(game)
+    places = None
+    if fields.get("kind") == "place" and ROW_COLUMN in fields:
+        places = _places(game, ruleset)
+        fields = {**fields, "hex": _standing(places, state, fields[ROW_COLUMN])}
     try:
         step = read_step(fields)
         after = apply(state, step, ruleset)
     except GameError as error:
         raise GameRefusal(str(error)) from None
+    if step.kind == "place" and step.hex is not None:
+        words = _placed(
+            state.trooper(step.trooper).name, places or _places(game, ruleset), step.hex
+        )
+    else:
+        words = describe_step(step, state, ruleset)
     number = game.steps.count() + 1
     if number > MAX_STEPS:
         raise GameRefusal(f"A game keeps at most {MAX_STEPS} steps.")
@@ -164,7 +179,7 @@ def take_step(game: Game, user: Any, expected: int, fields: dict[str, str]) -> G
                 player=user,
                 side=game.side_of(user) or "",
                 step=step_document(step),
-                description=describe_step(step, state, ruleset)[:200],
+                description=words[:200],
                 version=game.version,
             )
     except StaleVersion:
@@ -198,7 +213,7 @@ def undo(game: Game, expected: int) -> str:
             last.delete()
     except StaleVersion:
         raise StaleGame(stale_words("This game")) from None
-    return last.description
+    return _recorded_words(last, _places_once(game))
 
 
 def _state(game: Game) -> GameState:
@@ -206,6 +221,56 @@ def _state(game: Game) -> GameState:
         return game.game_state()
     except DamagedRecord as damaged:
         raise GameRefusal(damaged.problem) from None
+
+
+# --- Hexes as the players name them (games.places) -----------------------------------------
+
+# The place form's field: the hex typed as the players count it, "row,column" from side A
+# ("3,5"). The contract's ``hex`` ("q,r", axial, as tools and the steps kept offline by a
+# page drawn before this field send it) is read as before; the place form sends this one.
+ROW_COLUMN = "row_column"
+
+
+def _places(game: Game, ruleset: Ruleset) -> Places:
+    return Places(table_spec(game, ruleset).board)
+
+
+def _places_once(game: Game) -> Callable[[], Places]:
+    """The game's Places, its table read the first time they are asked for."""
+    return functools.cache(lambda: _places(game, game.ruleset()))
+
+
+def _standing(places: Places, state: GameState, typed: str) -> str:
+    """The contract's "q,r" for the hex typed as "row,column"; GameRefusal (400) naming the
+    rows and columns there are, or the hex when no trooper may stand on it."""
+    hex_ = places.read(typed)
+    if hex_ not in state.board:
+        raise GameRefusal(
+            f"Hex: {places.name(hex_)} is not a hex a trooper may stand on (terrain nobody enters)."
+        )
+    return f"{hex_[0]},{hex_[1]}"
+
+
+def _placed(name: str, places: Places, hex_: Hex) -> str:
+    """A placing in the log's words, its hex as the map names it."""
+    return f"{name} placed on {places.name(hex_)}"
+
+
+# The words a placing was logged with before hexes were named the players' way.
+_AXIAL_PLACED = re.compile(r"^(.*) placed on \(-?[0-9]+, -?[0-9]+\)$", re.DOTALL)
+_AXIAL = re.compile(r"^(-?[0-9]{1,3}),(-?[0-9]{1,3})$")
+
+
+def _recorded_words(row: GameStep, places: Callable[[], Places]) -> str:
+    """A logged step's words. A placing logged before hexes were named the players' way
+    says its hex in axial coordinates ("Alpha 1 placed on (3, 4)"): it is said again with
+    the hex of its step as the map names it. The stored words are left as they are."""
+    old = _AXIAL_PLACED.match(row.description)
+    document = row.step if isinstance(row.step, dict) else {}
+    axial = _AXIAL.match(str(document.get("hex", ""))) if old else None
+    if old is None or axial is None or document.get("kind") != "place":
+        return row.description
+    return _placed(old[1], places(), (int(axial[1]), int(axial[2])))
 
 
 # --- What the players read -------------------------------------------------------------------
@@ -217,6 +282,7 @@ def state_json(game: Game) -> dict[str, Any]:
 
 
 def log_json(game: Game) -> dict[str, Any]:
+    places = _places_once(game)
     return {
         "format": "onefinity-game-log",
         "version": 1,
@@ -231,7 +297,7 @@ def log_json(game: Game) -> dict[str, Any]:
                 "player": s.player.get_username() if s.player else None,
                 "when": s.created.isoformat(),
                 "step": s.step,
-                "words": s.description,
+                "words": _recorded_words(s, places),
                 "version": s.version,
             }
             for s in game.steps.select_related("player")
@@ -268,10 +334,32 @@ class TrooperRow:
     wounds: int
     max_wounds: int
     hacked: bool
-    hex: str
+    # Where it stands as the map names it ("Row 3 from side A, column 5"), and as the place
+    # field takes it ("3,5"); "" for both off the table.
+    place: str
+    typed_place: str
     selected: bool
     # The specialist's class ("Medic"), or "" for a plain trooper.
     class_name: str = ""
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """A step of the log as the page shows it."""
+
+    number: int
+    created: datetime
+    side: str
+    words: str
+
+
+@dataclass(frozen=True)
+class Target:
+    """A placed enemy trooper the odds panel offers, with its hex as the map names it."""
+
+    id: str
+    name: str
+    place: str
 
 
 @dataclass(frozen=True)
@@ -300,11 +388,17 @@ def page(game: Game, side: str, choices: dict[str, str] | None = None) -> dict[s
     selected = choices.get("trooper", "")
     ruleset = game.ruleset()
     state = _state(game)
-    rows = _trooper_rows(state, ruleset, selected)
+    # Every hex the page names or takes is the map's: its table's board, read once.
+    table = table_spec(game, ruleset)
+    places = Places(table.board)
+    rows = _trooper_rows(state, ruleset, selected, places)
     chosen = next((t for t in state.troopers if t.id == selected), None)
     actions = _action_choices(state, chosen, ruleset) if chosen is not None else []
     outcomes = _outcomes(state, chosen, ruleset) if chosen is not None else []
-    view = {**_map_and_odds(game, state, ruleset, chosen, choices), "query": urlencode(choices)}
+    view = {
+        **_map_and_odds(game, table, places, state, ruleset, chosen, choices),
+        "query": urlencode(choices),
+    }
     return {
         **view,
         "game": game,
@@ -330,13 +424,19 @@ def page(game: Game, side: str, choices: dict[str, str] | None = None) -> dict[s
         "ap_values": range(1, ruleset.cards.values + 1),
         "special_success": ruleset.cards.special_action_success,
         "vp_values": {"a": state.vp[0], "b": state.vp[1]},
-        "log": list(game.steps.order_by("-number")[:12]),
+        "log": [
+            LogLine(row.number, row.created, row.side, _recorded_words(row, lambda: places))
+            for row in game.steps.order_by("-number")[:12]
+        ],
+        "row_column": ROW_COLUMN,
         "ruleset": ruleset,
         "wound_counts": range(1, (chosen.wounds + 2) if chosen and chosen.wounds >= 0 else 1),
     }
 
 
-def _trooper_rows(state: GameState, ruleset: Ruleset, selected: str) -> list[TrooperRow]:
+def _trooper_rows(
+    state: GameState, ruleset: Ruleset, selected: str, places: Places
+) -> list[TrooperRow]:
     """Each trooper's line on the page: its state in words, wounds, hex, class."""
     rules = game_rules(ruleset)
     rows = []
@@ -355,7 +455,8 @@ def _trooper_rows(state: GameState, ruleset: Ruleset, selected: str) -> list[Tro
                 t.wounds,
                 t.max_wounds,
                 t.hacked,
-                f"{t.hex[0]},{t.hex[1]}" if t.hex else "",
+                places.name(t.hex) if t.hex else "",
+                places.typed(t.hex),
                 t.id == selected,
                 _class_name(t, ruleset),
             )
@@ -416,6 +517,8 @@ def _some_free_hex(state: GameState, trooper: GameTrooper) -> Hex | None:
 
 def _map_and_odds(
     game: Game,
+    table: TableSpec,
+    places: Places,
     state: GameState,
     ruleset: Ruleset,
     chosen: GameTrooper | None,
@@ -429,35 +532,35 @@ def _map_and_odds(
         or game_rules(ruleset).state_for(chosen.wounds).removed
     ):
         return {}
-    at = _HEX_TEXT.match(choices.get("at", ""))
-    tapped = (int(at[1]), int(at[2])) if at else None
+    # A hex tapped on the map: its link's ``at``, the hex as the place field takes it.
+    tapped = places.find(choices.get("at", ""))
     target = next(
         (t for t in state.troopers if t.id == choices.get("target") and t.side != chosen.side),
         None,
     )
-    odds = map_odds(game, state, ruleset, chosen, target, choices) if target else None
+    odds = (
+        map_odds(game, table, places, state, ruleset, chosen, target, choices) if target else None
+    )
     keep = {k: v for k, v in choices.items() if k != "at"}
 
     def link(hex_: Hex) -> str:
-        return "?" + urlencode({**keep, "at": f"{hex_[0]},{hex_[1]}"})
+        return "?" + urlencode({**keep, "at": places.typed(hex_)})
 
     targets = [
-        t
+        Target(t.id, t.name, places.name(t.hex))
         for t in state.troopers
         if t.side != chosen.side
         and t.hex is not None
         and not game_rules(ruleset).state_for(t.wounds).removed
     ]
     return {
-        "map": game_map(game, state, ruleset, link, odds),
-        "tapped": f"{tapped[0]},{tapped[1]}" if tapped else "",
+        "map": game_map(table, state, ruleset, link, odds),
+        "tapped": places.typed(tapped),
+        "tapped_place": places.name(tapped) if tapped else "",
         "targets": targets,
         "odds": odds,
         "choices": choices,
     }
-
-
-_HEX_TEXT = re.compile(r"^(-?[0-9]{1,3}),(-?[0-9]{1,3})$")
 
 
 def _class_name(trooper: GameTrooper, ruleset: Ruleset) -> str:

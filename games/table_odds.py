@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.models import Game
+from games.places import Places
 from onefinity.rules import ForceDocumentError, read_force_document
 from onefinity.rules.cards import CardOddsError
 from onefinity.rules.combat import ExchangeResult, Situation, plan_exchange, resolve
@@ -50,10 +51,10 @@ def standing_hexes(table: TableSpec | None, ruleset: Ruleset) -> tuple[Hex, ...]
 
 
 def game_map(
-    game: Game, state: GameState, ruleset: Ruleset, link: Any, odds: MapOdds | None
+    table: TableSpec, state: GameState, ruleset: Ruleset, link: Any, odds: MapOdds | None
 ) -> str:
-    """The table with the placed troopers marked, each hex a link (``link(hex)``)."""
-    table = table_spec(game, ruleset)
+    """The game's table (``table_spec``) with the placed troopers marked, each hex a link
+    (``link(hex)``) named as the map names it ("Row 3 from side A, column 5: …")."""
     placed = frozenset(
         t.hex for t in state.troopers if t.hex is not None and t.hex in table.board.index
     )
@@ -121,19 +122,22 @@ class MapOdds:
 
 def map_odds(
     game: Game,
+    table: TableSpec,
+    places: Places,
     state: GameState,
     ruleset: Ruleset,
     attacker: GameTrooper,
     target: GameTrooper,
     choices: dict[str, str],
 ) -> MapOdds:
-    """The odds of ``attacker`` attacking ``target`` as the map says, with the players'
-    ``choices``: mode (shooting or close-combat), weapon, rear, charge. Its steps: the map
+    """The odds of ``attacker`` attacking ``target`` as the game's table (``table_spec``)
+    says, with the players' ``choices``: mode (shooting or close-combat), weapon, rear,
+    charge; a hex it names is named as the map names it (``places``). Its steps: the map
     read between the two, the two fighters, whether the target may react, whether the
     attack reaches at all, and the exact exchange."""
     mode = CLOSE_COMBAT if choices.get("mode") == CLOSE_COMBAT else SHOOTING
     odds = MapOdds(attacker, target, mode)
-    reading = _read_between(game, ruleset, odds)
+    reading = _read_between(table, ruleset, odds)
     if reading is None:
         return odds
     fighters = _fighters(game, ruleset, odds, choices)
@@ -151,20 +155,19 @@ def map_odds(
         )
     )
     odds.reaction = not odds.no_reaction
-    odds.error = _out_of_reach(reading, mode)
+    odds.error = _out_of_reach(reading, mode, places)
     if not odds.error:
         downed = not target_state.acts and not target_state.removed
         _exchange(odds, fighters, ruleset, choices, target_downed=downed)
     return odds
 
 
-def _read_between(game: Game, ruleset: Ruleset, odds: MapOdds) -> MapReading | None:
+def _read_between(table: TableSpec, ruleset: Ruleset, odds: MapOdds) -> MapReading | None:
     """The map read from the attacker's hex to the target's (kept on ``odds``), or None
     with the reason on ``odds`` when either is not on this table's map."""
     if odds.attacker.hex is None or odds.target.hex is None:
         odds.error = "Place both troopers on the map to read the odds from it."
         return None
-    table = table_spec(game, ruleset)
     if odds.attacker.hex not in table.board.index or odds.target.hex not in table.board.index:
         odds.error = "A trooper stands outside this table's map."
         return None
@@ -198,11 +201,14 @@ def _fighters(
     return side_a, side_b
 
 
-def _out_of_reach(reading: MapReading, mode: str) -> str:
+def _out_of_reach(reading: MapReading, mode: str, places: Places) -> str:
     """Why the attack cannot be made from where the two stand, or ""."""
     if mode == SHOOTING and not reading.clear:
-        blockers = ", ".join(f"hex {q},{r}" for q, r in reading.blocked_by)
-        return f"No line of fire: {blockers} blocks it."
+        # Each hex's name has a comma of its own ("Row 3 from side A, column 5").
+        blockers = "; ".join(places.name(h) for h in reading.blocked_by)
+        if not blockers:
+            return "No line of fire."
+        return f"No line of fire: {blockers} {'blocks' if len(reading.blocked_by) == 1 else 'block'} it."
     if mode == SHOOTING and reading.band is None:
         return f"{reading.distance} hexes is beyond every range band."
     if mode == CLOSE_COMBAT and reading.distance != 1:

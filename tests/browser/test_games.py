@@ -173,13 +173,16 @@ def test_two_phones_play_one_game_and_each_sees_the_others_steps(
     expect(jump.locator(".reason")).to_contain_text("costs 3 AP and 2 AP are left")
     delays.append(seen_within(b, "2 AP left"))
 
-    # Tap a hex of the map, then Place: the trooper stands there on both phones.
-    a.locator(".game-map svg a").nth(40).click()
+    # Tap a hex of the map, then Place: the trooper stands there on both phones, named as
+    # the map names the hex.
+    tapped = a.locator(".game-map svg a").nth(40)
+    place = (tapped.locator("title").text_content() or "").split(":")[0]
+    assert place.startswith("Row ")
+    tapped.click()
     settled(a)
-    expect(a.locator(".game-map + .note")).to_contain_text("chosen")
-    a.get_by_role("button", name="Place").click()
-    settled(a)
-    expect(a.locator(".trooper.selected")).to_contain_text("hex")
+    expect(a.locator(".game-map + .note")).to_contain_text(f"{place} chosen")
+    _place_here(a)
+    expect(a.locator(".trooper.selected")).to_contain_text(place)
     fits_the_phone(a)
     screenshot(a, "game-turn-phone")
 
@@ -463,9 +466,16 @@ def _draw(page: Page, ap: int) -> None:
     _button(page, "Take these AP")
 
 
-def _place(page: Page, hex_: tuple[int, int]) -> None:
-    page.locator("#place-hex").fill(f"{hex_[0]},{hex_[1]}")
-    _button(page, "Place")
+def _place(page: Page, typed: str) -> None:
+    """Type where the chosen trooper stands, as the players count it ("3,5"), and place it."""
+    page.get_by_label("Hex (row from side A, column)").fill(typed)
+    _place_here(page)
+
+
+def _place_here(page: Page) -> None:
+    # Exactly "Place": the Undo button after a placing says "… placed on …".
+    page.get_by_role("button", name="Place", exact=True).click()
+    settled(page)
 
 
 def _same_version(mover: Page, follower: Page) -> None:
@@ -481,6 +491,7 @@ def test_a_whole_game_of_an_event_round_on_two_phones(
     import datetime
 
     from events.models import Event, Pairing, Result
+    from games.places import Places
     from games.table_odds import table_spec
     from onefinity.rules.combat import Situation, plan_exchange, resolve
     from onefinity.rules.effects import fighter
@@ -554,6 +565,8 @@ def test_a_whole_game_of_an_event_round_on_two_phones(
     readings = {h: read_map(table.board, table.terrain, ruleset, shooter, h) for h in far}
     target_hex = next(h for h, r in readings.items() if r.clear and r.band)
     tag_hex = next(h for h in far if h != target_hex)
+    # Each typed and named the players' way (the row from side A, the column).
+    places = Places(table.board)
 
     # Turn 1, side A: three troopers enter (the second move costs double) and stand.
     _button(a, "Side A won the draw-off")
@@ -561,7 +574,7 @@ def test_a_whole_game_of_an_event_round_on_two_phones(
     for name, hex_ in (("Alpha 1", near[0]), ("Alpha 2", near[1]), ("Alpha 3", shooter)):
         _tap_trooper(a, 0, name)
         _act(a, "move")
-        _place(a, hex_)
+        _place(a, places.typed(hex_))
     _tap_trooper(a, 0, "Alpha 3")
     expect(
         a.locator(".action-list form").filter(has=a.locator("input[value='move']"))
@@ -576,19 +589,17 @@ def test_a_whole_game_of_an_event_round_on_two_phones(
     _draw(b, 8)
     _tap_trooper(b, 1, "TAG")
     _act(b, "move")
-    _place(b, tag_hex)
+    _place(b, places.typed(tag_hex))
     _tap_trooper(b, 1, "Alpha 2")
     _act(b, "move")
-    _place(b, target_hex)
+    _place(b, places.typed(target_hex))
     _button(b, "Pass: side A becomes active")
 
     # Turn 3, side A: the odds of Alpha 3 shooting at Bob's Alpha 2, read from the map.
     _same_version(b, a)
     _draw(a, 13)
     _tap_trooper(a, 0, "Alpha 3")
-    a.get_by_label("Target (placed)").select_option(
-        label=f"Alpha 2 (hex {target_hex[0]},{target_hex[1]})"
-    )
+    a.get_by_label("Target (placed)").select_option(label=f"Alpha 2 ({places.name(target_hex)})")
     _button(a, "Show the odds")
     reading = readings[target_hex]
     panel = a.locator(".map-odds")
@@ -695,6 +706,101 @@ def test_the_new_game_forms_fields_are_all_as_tall_on_a_phone(
     fits_the_phone(a)
     assert axe_violations(a) == []
     assert markup_errors({"games": a.request.get(a.url).text()}, tmp_path) == {}
+
+
+def test_a_hex_is_named_one_way_on_the_map_the_place_field_the_target_and_the_log(
+    browser: Browser, live_server, django_user_model, tmp_path
+):
+    """The walk's finding: the map named a hex "Row 3 from side A, column 5" while the
+    place field took "q,r" and the target said "(hex 3,4)". Now the map's title for a hex,
+    the note after a tap, the place field's label and value, the target select, the
+    trooper's line and the log all name it the players' way, and a typed "row column"
+    places there; a row past the board is refused with the rows there are."""
+    import re
+
+    from django.test import Client
+
+    base = live_server.url
+    alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
+    bob = django_user_model.objects.create_user("bob", "b@example.com", PASSWORD)
+    mine = Force.create_from_spec(
+        read_force_document(LEGAL_DOCUMENT | {"name": "Alice's wardens"}),
+        "2026.11",
+        75,
+        owner=alice,
+    )
+    starter, joiner = Client(), Client()
+    starter.force_login(alice)
+    joiner.force_login(bob)
+    game_url = starter.post("/games/new/", {"list_a": mine.pk, "list_b": mine.pk, "vp_target": 9})[
+        "Location"
+    ]
+    assert joiner.post(game_url + "join/").status_code == 302
+    troopers = Game.objects.get().game_state().troopers
+    shooter = next(t for t in troopers if t.side == "a")
+    enemy = next(t for t in troopers if t.side == "b")
+    json_ = {"HTTP_ACCEPT": "application/json"}
+    for version, fields in enumerate(
+        [
+            {"kind": "first", "side": "b"},
+            {"kind": "ap", "value": "13"},
+            {"kind": "act", "trooper": enemy.id, "action": "move"},
+            {"kind": "place", "trooper": enemy.id, "row_column": "9 4"},
+            {"kind": "pass"},
+            {"kind": "ap", "value": "13"},
+            {"kind": "act", "trooper": shooter.id, "action": "move"},
+        ]
+    ):
+        answer = joiner.post(game_url + "steps/", {"version": version, **fields}, **json_)
+        assert answer.status_code == 200, answer.content
+
+    a = phone_of(browser, base, "alice")
+    a.goto(f"{base}{game_url}?trooper={shooter.id}")
+    game_map = a.locator(".game-map")
+    # The enemy's hex: its title on the map, and the target select's words for it.
+    expect(
+        game_map.get_by_role("link", name=re.compile(r"^Row 9 from side A, column 4: "))
+    ).to_have_count(1)
+    target = a.get_by_label("Target (placed)")
+    expect(target.locator("option")).to_have_text([f"{enemy.name} (Row 9 from side A, column 4)"])
+    expect(a.locator(f"#trooper-{enemy.id}")).to_contain_text("Row 9 from side A, column 4")
+    # The axial coordinates the table editor draws on each hex are not on the game's map.
+    expect(game_map.locator(".coord").first).to_be_hidden()
+
+    # A tap on a hex: the note, and the field (its label says how it is typed), agree with
+    # the hex's title.
+    field = a.get_by_label("Hex (row from side A, column)")
+    game_map.get_by_role("link", name=re.compile(r"^Row 2 from side A, column 3: ")).click()
+    settled(a)
+    expect(a.locator(".game-map + .note")).to_contain_text("Row 2 from side A, column 3 chosen")
+    expect(field).to_have_value("2,3")
+    assert axe_violations(a) == []
+    _place_here(a)
+    expect(a.locator(f"#trooper-{shooter.id}")).to_contain_text("Row 2 from side A, column 3")
+    expect(a.locator(".log .steps li").first).to_contain_text(
+        f"{shooter.name} placed on Row 2 from side A, column 3"
+    )
+    expect(field).to_have_value("2,3")
+
+    # Typed with a space between the two numbers: placed there.
+    field.fill("3 5")
+    _place_here(a)
+    expect(a.locator(f"#trooper-{shooter.id}")).to_contain_text("Row 3 from side A, column 5")
+    expect(field).to_have_value("3,5")
+    version = a.locator("#turn").get_attribute("data-version")
+
+    # A row past side B's edge: the rows there are, and nothing moved.
+    rows = Game.objects.get().ruleset().table.rows
+    field.fill(f"{rows + 1},1")
+    _place_here(a)
+    expect(a.get_by_role("alert")).to_contain_text(
+        f"Hex: there is no row {rows + 1}; the rows from side A are 1 to {rows}."
+    )
+    expect(a.locator("#turn")).to_have_attribute("data-version", version or "")
+    expect(a.locator(f"#trooper-{shooter.id}")).to_contain_text("Row 3 from side A, column 5")
+    fits_the_phone(a)
+    screenshot(a, "game-hex-names-phone")
+    assert markup_errors({"hex-names": a.request.get(a.url).text()}, tmp_path) == {}
 
 
 def test_a_step_the_server_failed_to_take_is_sent_again_and_kept_once(
