@@ -192,6 +192,11 @@ class EventPlay:
         self._keys[number] = list(keys)
         return self._keys[number]
 
+    def has_map(self, number: int, table: int) -> bool:
+        """Whether round ``number``'s table ``table`` is one of its tables (a map), not a
+        number alone."""
+        return 1 <= table <= len(self.table_keys(number))
+
     def key_of(self, number: int, table: int) -> str:
         keys = self.table_keys(number)
         return keys[table - 1] if 1 <= table <= len(keys) else number_key(table)
@@ -315,7 +320,7 @@ class EventPlay:
 
     def seat_warnings(self, number: int) -> dict[int, list[str]]:
         """For each game of round ``number`` (by pairing id), what the organizer is warned of:
-        a rematch, a player at a table they played before. Needs the tables."""
+        a rematch, a player at a map they played before. Needs the tables."""
         met: dict[frozenset[int], list[int]] = defaultdict(list)
         tables: dict[tuple[int, str], list[int]] = defaultdict(list)
         for game in self.games(before=number, tables=True):
@@ -332,9 +337,11 @@ class EventPlay:
                 warnings.append(
                     f"Rematch: {self.name(a)} and {self.name(b)} met in round {listed(rounds)}."
                 )
-            key = self.key_of(number, pairing.table)
+            # Only a map is a table one can have played: a round without tables has table
+            # numbers alone, and "table 1" again is no repeat.
+            key = self.key_of(number, pairing.table) if self.has_map(number, pairing.table) else ""
             for player in (a, b):
-                if tables.get((player, key)):
+                if key and tables.get((player, key)):
                     warnings.append(
                         f"{self.name(player)} played this table in round "
                         f"{listed(tables[player, key])}."

@@ -443,6 +443,41 @@ def test_swapping_players_warns_of_a_rematch(organizer_client, event, six):
     assert b_game.pk in {p.pk for p in games(event, 2)}
 
 
+def _three_rounds_of_four(client, event):
+    """Rounds 1 to 3 of four players on two tables: round 3 seats every player at a table
+    they sat at before (two tables, three rounds), and no pair meets twice."""
+    for number in (1, 2, 3):
+        assert pair(client, event, number).status_code == 302
+        if number < 3:
+            for p in games(event, number):
+                enter(client, event, number, names(p)[0], 5, 1)
+    return client.get(f"/events/{event.pk}/rounds/3/").content.decode()
+
+
+def test_a_round_without_tables_warns_of_no_table_played_before(
+    organizer_client, event, django_user_model
+):
+    """Without maps a table is only its number: sitting at "table 1" again is no repeat."""
+    join_players(event, django_user_model, ["ann", "ben", "cat", "dan"])
+    page = _three_rounds_of_four(organizer_client, event)
+    assert not event.rounds.get(number=3).table_keys
+    assert "played this table" not in page and "Rematch" not in page
+    assert "warned of rematches and second byes" in page
+
+
+def test_a_round_with_tables_warns_of_a_table_played_before(
+    organizer_client, event, django_user_model, pack
+):
+    join_players(event, django_user_model, ["ann", "ben", "cat", "dan"])
+    organizer_client.post(
+        f"/events/{event.pk}/rounds/1/tables/", {"source": "pack", "pack": pack.pk, "version": 0}
+    )
+    page = _three_rounds_of_four(organizer_client, event)
+    assert event.rounds.get(number=3).table_keys
+    assert "played this table in round" in page
+    assert "warned of rematches, repeated tables and second byes" in page
+
+
 def test_swapping_with_the_bye_moves_the_bye(organizer_client, event, five):
     pair(organizer_client, event, 1)
     bye = Bye.objects.select_related("entry__player").get()
