@@ -393,6 +393,11 @@ class EventPlay:
     def last_paired(self) -> int:
         return max((n for n in self.rounds if self.paired(n)), default=0)
 
+    def under_way(self) -> int | None:
+        """The round of the day: the last one paired, until it is closed (None: none is)."""
+        number = self.last_paired()
+        return number if number and not self.closed(number) else None
+
 
 # --- The contract's documents, and a player's history ----------------------------------------
 
@@ -653,13 +658,17 @@ def dashboard(event: Event, rounds: Sequence[Round]) -> dict[str, Any]:
 
 def my_page(event: Event, entry: Entry, rounds: list[dict[str, Any]]) -> dict[str, Any]:
     """What the player's event page shows of the day: their games (my_games), the round
-    they can check in for, whether they are checked in, and their drop."""
+    under way (paired and not closed, published or not), the round they can check in for,
+    whether they are checked in, and their drop."""
     play = EventPlay(event)
     number = play.next_to_pair()
     current = play.entries.get(entry.pk, entry)
+    under_way = play.under_way()
     return {
         "rounds": my_games(event, entry, rounds, play),
         "day": {
+            "under_way": under_way,
+            "under_way_published": under_way is not None and play.rounds[under_way].published,
             "check_in_round": number if event.finished_at is None else None,
             "check_in_open": number is not None and play.check_in_open(number),
             "checked_in": number is not None and current.checked_in_for == number,

@@ -4,17 +4,22 @@ page), and who may act on whose entry."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from events import commands
 from events.models import Drop, Entry, Round
 from tests.events.test_play import (
     client_of,
+    enter,
     games,
     join_players,
+    names,
     pair,
+    publish,
 )
-from tests.events.test_settled import play_round
+from tests.events.test_settled import close, play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -82,8 +87,66 @@ def test_once_the_organizer_opens_check_in_a_round_pairs_only_the_checked_in(
     pair(organizer_client, event, 1)
     assert seated(event, 1) == {ann.pk, ben.pk, cat.pk, dan.pk}
     page = client_of(ann).get(f"/events/{event.pk}/me/").content.decode()
-    # Round 2's check-in is the organizer's to open again.
-    assert "Round 2 is paired next. Check-in is not open yet" in page
+    # Round 1 is the player's round now; the next round's check-in is the organizer's to open.
+    assert "Round 1 is paired" in page and "Round 2 is paired next" not in page
+    assert "Check-in for the next round is not open yet" in page
+
+
+def your_day(entry, event) -> str:
+    """The words of the "Your day" panel of the player's event page."""
+    page = client_of(entry).get(f"/events/{event.pk}/me/").content.decode()
+    panel = page[
+        page.index('id="check-in"') : page.index("</section>", page.index('id="check-in"'))
+    ]
+    return " ".join(re.sub(r"<[^>]+>", " ", panel).split())
+
+
+def test_during_a_round_the_players_day_speaks_of_that_round(organizer_client, event, six):
+    ann = six["ann"]
+    event.lock_all()
+    assert "Round 1 is paired next. Check-in is not open yet" in your_day(ann, event)
+    pair(organizer_client, event, 1)
+    day = your_day(ann, event)
+    assert "Round 1 is paired: your pairing shows here once the organizer publishes it" in day
+    assert "Round 2" not in day and "round 2" not in day
+    publish(organizer_client, event, 1)
+    day = your_day(ann, event)
+    assert "Round 1 is under way" in day and "Check-in for the next round is not open yet" in day
+    assert "Round 2" not in day and "round 2" not in day
+    # Results in, round 1 still open: it is still the round of the day.
+    for p in games(event, 1):
+        enter(organizer_client, event, 1, names(p)[0], 5, 1)
+    assert "Round 1 is under way" in your_day(ann, event)
+    # Closed, round 2 is next; its check-in, once the organizer opens it, is for round 2.
+    assert close(organizer_client, event, 1).status_code == 302
+    day = your_day(ann, event)
+    assert "Round 2 is paired next. Check-in is not open yet" in day and "Round 1" not in day
+    assert open_check_in(organizer_client, event, 2).status_code == 302
+    assert "Check-in for round 2 is open" in your_day(ann, event)
+
+
+def test_check_in_opened_during_a_round_is_for_the_next_one(organizer_client, event, six):
+    """The organizer may open round 2's check-in while round 1 is played: the player's page
+    offers it, by its number."""
+    ann = six["ann"]
+    event.lock_all()
+    play_round(organizer_client, event, 1)
+    assert open_check_in(organizer_client, event, 2).status_code == 302
+    day = your_day(ann, event)
+    assert "Check-in for round 2 is open" in day and "Check in for round 2" in day
+    assert check_in(client_of(ann), event, ann).status_code == 302
+    assert "Checked in for round 2" in your_day(ann, event)
+
+
+def test_the_last_round_under_way_is_the_players_round(organizer_client, event, six):
+    ann = six["ann"]
+    event.lock_all()
+    for number in (1, 2):
+        play_round(organizer_client, event, number)
+    pair(organizer_client, event, 3)
+    publish(organizer_client, event, 3)
+    day = your_day(ann, event)
+    assert "Round 3 is under way" in day and "next round" not in day
 
 
 def test_the_organizers_tick_opens_check_in(organizer_client, event, six):
