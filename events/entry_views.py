@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ownership import DamagedRecord, owned, owner_fields
-from events import commands, live, printing, reading
+from events import commands, live, printing, reading, signups
 from events.checking import check_for_event, event_ruleset, ruleset_shipped
 from events.loaders import (
     Membership,
@@ -56,16 +56,15 @@ def join(request: HtmxHttpRequest, join_code: str) -> HttpResponse:
         return render(request, "events/join.html", {"event": event})
     entry = event.entries.filter(player=request.user).first()
     if request.method == "POST":
-        try:
-            event.join(request.user)
-        except EventRefusal as refusal:
+        # A second tap of Join (or a resend) finds the player in: it leads to their entry.
+        refusal = signups.join(request, event)
+        if refusal is not None:
             return render(
                 request,
                 "events/join.html",
                 {"event": event, "entry": entry, "error": str(refusal)},
                 status=400,
             )
-        messages.success(request, f"You have joined {event.name}. Now submit a list.")
         return redirect("events:me", event.pk)
     if entry is not None:
         return redirect("events:me", event.pk)
