@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from accounts import attempts, ownership
+from accounts import arrivals, attempts, ownership
 from accounts.forms import SignupForm
 
 
@@ -29,6 +29,12 @@ def _next_page(request: HttpRequest) -> str | None:
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
     return target if target and safe else None
+
+
+def _signup_page(request: HttpRequest, form: SignupForm, status: int = 200) -> HttpResponse:
+    next_page = _next_page(request)
+    context = {"form": form, "next": next_page or "", "arrival": arrivals.arrival(next_page)}
+    return render(request, "registration/signup.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -43,16 +49,13 @@ def signup(request: HttpRequest) -> HttpResponse:
         refusal = attempts.sign_up(request, route)
         if refusal is not None:
             form.add_error(None, refusal.message)
-            context = {"form": form, "next": _next_page(request) or ""}
-            page = render(request, "registration/signup.html", context)
-            return attempts.refused(page, refusal)
+            return attempts.refused(_signup_page(request, form), refusal)
         user = form.save_once()
         if user is None:
             # The same name was taken by a sign-up at the same moment (the form's check saw
             # it free): nothing was made, and this one does not count.
             attempts.signup_not_made(request, route)
-            context = {"form": form, "next": _next_page(request) or ""}
-            return render(request, "registration/signup.html", context, status=400)
+            return _signup_page(request, form, status=400)
         # Logging in moves the lists built in this browser into the new account.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
@@ -60,9 +63,12 @@ def signup(request: HttpRequest) -> HttpResponse:
             f"Welcome, {user.get_username()}. The lists, tables and terrain boxes you made in "
             "this browser are now in your account.",
         )
+        # Through a join link, the sign-up joins too (its button said so).
+        arrived = arrivals.arrival(_next_page(request))
+        if arrived is not None:
+            return redirect(arrived.act(request))
         return redirect(_next_page(request) or "forcebuilder:list")
-    context = {"form": form, "next": _next_page(request) or ""}
-    return render(request, "registration/signup.html", context, status=400 if form.errors else 200)
+    return _signup_page(request, form, status=400 if form.errors else 200)
 
 
 class _CountedPasswordGuess:
@@ -114,6 +120,17 @@ class RateLimitedLoginView(_CountedPasswordGuess, auth_views.LoginView):
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         self.guess.failed()
         return super().form_invalid(form)
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["arrival"] = arrivals.arrival(self.get_redirect_url())
+        return context
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        # Through a join link, the login joins too (its button said so).
+        arrived = arrivals.arrival(self.get_redirect_url())
+        return response if arrived is None else redirect(arrived.act(self.request))
 
 
 class RateLimitedPasswordChangeView(_CountedPasswordGuess, auth_views.PasswordChangeView):

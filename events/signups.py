@@ -1,18 +1,21 @@
-"""The events' part of signing up and joining through a join link.
+"""The events' part of signing up and logging in through a join link.
 
 The sign-up limits (accounts.attempts.SignupRoute): an account made on its way to an open
 event's join link counts against the event's places, not against the address that a whole
 hall shares. One address still makes at most one event's places (256) an hour through join
 links, so that organizing many events does not multiply accounts.
 
-Joining (``join``): a player already in the event is where Join leads, not a refusal."""
+Joining on arrival (accounts.arrivals.Arrival): a sign-up or login through an open event's
+join link joins the event in the same POST (its button says "and join Spring Open"), so
+that the player does not tap Join again on the page it comes back to."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpRequest
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, resolve, reverse
 
+from accounts.arrivals import Arrival
 from accounts.attempts import SignupRoute
 from events.models import MAX_ENTRIES, Event, EventRefusal
 
@@ -58,3 +61,22 @@ def join(request: HttpRequest, event: Event) -> EventRefusal | None:
         return refusal
     messages.success(request, f"You have joined {event.name}. Now submit a list.")
     return None
+
+
+def join_arrival(next_page: str) -> Arrival | None:
+    """Signing in through an open event's join link joins it; a refusal met meanwhile (the
+    event locked or full since) is said, and the join page shows where the event stands."""
+    event = _open_event(next_page)
+    if event is None:
+        return None
+
+    def act(request: HttpRequest) -> str:
+        if request.user.pk == event.owner_id:  # its organizer, trying the link: not a player
+            return event.get_absolute_url()
+        refusal = join(request, event)
+        if refusal is not None:
+            messages.error(request, str(refusal))
+            return event.get_join_url()
+        return reverse("events:me", args=[event.pk])
+
+    return Arrival(f"join {event.name}", act)

@@ -83,7 +83,7 @@ def test_an_organizer_and_two_players_run_an_event(
     assert "/events/join/" in join_url
     screenshot(org, "event-dashboard-empty")
 
-    # --- Alice joins on her phone: log in, back to the event, join, submit -------------------
+    # --- Alice joins on her phone: logging in through the join link joins her; she submits -
     alice_context = browser.new_context(viewport=PHONE)
     phone = alice_context.new_page()
     patient(phone)
@@ -93,9 +93,10 @@ def test_an_organizer_and_two_players_run_an_event(
     fits_the_phone(phone)
     screenshot(phone, "event-join-phone")
     phone.get_by_role("link", name="Log in to join").click()
+    expect(phone.get_by_role("button", name="Log in and join Club Night")).to_be_visible()
     log_in(phone, "alice")
-    phone.get_by_role("button", name="Join Club Night as alice").click()
     expect(phone.get_by_role("heading", level=1)).to_have_text("Club Night")
+    expect(phone.locator(".messages")).to_contain_text("You have joined Club Night")
     phone.get_by_label("Alice's wardens").check()
     phone.get_by_role("button", name="Submit the chosen list").click()
     expect(phone.locator(".messages")).to_contain_text("is submitted to Club Night")
@@ -103,7 +104,8 @@ def test_an_organizer_and_two_players_run_an_event(
     fits_the_phone(phone)
     screenshot(phone, "event-player-submitted-phone")
 
-    # --- Bob signs up from the join link, without JavaScript, and submits an illegal list --
+    # --- Bob signs up from the join link (which joins him), without JavaScript, and submits
+    # an illegal list ----------------------------------------------------------------------
     bob_context = browser.new_context(viewport=DESKTOP, java_script_enabled=False)
     bob = bob_context.new_page()
     patient(bob)
@@ -113,8 +115,7 @@ def test_an_organizer_and_two_players_run_an_event(
     bob.get_by_label("Email address").fill("b@example.com")
     bob.get_by_label("Password", exact=True).fill("bobs-long-pass-phrase")
     bob.get_by_label("Password confirmation").fill("bobs-long-pass-phrase")
-    bob.get_by_role("button", name="Create my account").click()
-    bob.get_by_role("button", name="Join Club Night as bob").click()
+    bob.get_by_role("button", name="Create my account and join Club Night").click()
     expect(bob.locator("#status")).to_contain_text("No list submitted yet")
     two_tags = copy.deepcopy(LEGAL_DOCUMENT) | {"name": "Two TAGs"}
     two_tags["units"].append({"type": "tag", "troopers": [{"weapons": ["spitfire"]}]})

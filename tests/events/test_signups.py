@@ -5,6 +5,8 @@ simultaneous sign-ups of one new name make one account and seven clear refusals.
 
 from __future__ import annotations
 
+import html
+import re
 import threading
 
 import pytest
@@ -12,7 +14,7 @@ from django.db import connections
 from django.test import Client
 
 from events.models import Entry
-from tests.events.conftest import make_event
+from tests.events.conftest import make_event, signed_in
 from tests.threads import thread_database as thread_database  # a fixture
 
 pytestmark = pytest.mark.django_db
@@ -36,10 +38,10 @@ def test_sixty_sign_ups_through_one_join_link_from_one_address_succeed(
     organizer, settings, django_user_model
 ):
     event = make_event(organizer)
-    link = event.get_join_url()
+    link, me = event.get_join_url(), f"/events/{event.pk}/me/"
     for i in range(60):
         response = sign_up(f"hall{i}", next_page=link)
-        assert response.status_code == 302 and response["Location"] == link, i
+        assert response.status_code == 302 and response["Location"] == me, i
     assert django_user_model.objects.filter(username__startswith="hall").count() == 60
     # Plain sign-ups from the hall's address stay limited (the hall's count past it).
     refused = sign_up("plain")
@@ -54,6 +56,10 @@ def test_a_join_link_counts_against_its_events_places(organizer, settings, monke
     link = event.get_join_url()
     for i in range(3):
         assert sign_up(f"p{i}", next_page=link).status_code == 302
+    # Each joined (the sign-up joins): had they all left again, the link still made its
+    # places' worth of accounts this hour.
+    assert Entry.objects.filter(event=event).count() == 3
+    Entry.objects.filter(event=event).delete()
     refused = sign_up("p3", next_page=link)
     assert refused.status_code == 429
     assert "through the join link of Spring Open" in refused.content.decode()
@@ -89,6 +95,94 @@ def test_the_organizer_adds_a_late_player(organizer_client, organizer, django_us
     assert not entry.locked  # they submit their list; it is checked as everyone's
     response = organizer_client.post(f"/events/{event.pk}/players/add/", {"username": "nobody"})
     assert Entry.objects.filter(event=event).count() == 1
+
+
+# --- Signing up or logging in through a join link joins the event ----------------------------
+
+SIGN_UP = {
+    "username": "neo",
+    "email": "neo@example.com",
+    "password1": "a-long-pass-phrase",
+    "password2": "a-long-pass-phrase",
+}
+
+
+def link_to(page: str, text: str) -> str:
+    """The address of the link ``text`` on ``page``."""
+    found = re.search(rf'<a[^>]*href="([^"]+)"[^>]*>{re.escape(text)}</a>', page)
+    assert found, text
+    return html.unescape(found.group(1))
+
+
+def test_signing_up_through_a_join_link_joins_the_event(organizer, django_user_model):
+    """No second tap of Join: the sign-up's own POST (CSRF-checked, its button saying so)
+    joins, and the player lands on their entry."""
+    event = make_event(organizer)
+    browser = Client(enforce_csrf_checks=True)
+    join_page = browser.get(event.get_join_url()).content.decode()
+    signup_url = link_to(join_page, "No account? Sign up and join")
+    form = browser.get(signup_url).content.decode()
+    assert "Create my account and join Spring Open</button>" in form
+    hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]+)"', form))
+    assert hidden["next"] == event.get_join_url()
+    fields = SIGN_UP | hidden  # the form's CSRF token and its way back
+    response = browser.post("/accounts/signup/", fields)
+    assert response.status_code == 302 and response["Location"] == f"/events/{event.pk}/me/"
+    neo = django_user_model.objects.get(username="neo")
+    assert Entry.objects.filter(event=event, player=neo).count() == 1
+    page = browser.get(response["Location"]).content.decode()
+    assert "You have joined Spring Open. Now submit a list." in page
+
+
+def test_logging_in_through_a_join_link_joins_the_event(organizer, player):
+    event = make_event(organizer)
+    browser = Client()
+    join_page = browser.get(event.get_join_url()).content.decode()
+    login_url = link_to(join_page, "Log in to join")
+    form = browser.get(login_url).content.decode()
+    assert "Log in and join Spring Open</button>" in form
+    # The login page's way to sign up keeps the join link (it used to drop it).
+    assert link_to(form, "Sign up and join Spring Open") == (
+        f"/accounts/signup/?next={event.get_join_url()}"
+    )
+    fields = {"username": "alice", "password": "a-long-pass-phrase", "next": event.get_join_url()}
+    response = browser.post("/accounts/login/", fields)
+    assert response.status_code == 302 and response["Location"] == f"/events/{event.pk}/me/"
+    assert Entry.objects.filter(event=event, player=player).count() == 1
+    # In already (another phone, the link again): the entry, and still one.
+    again = Client().post("/accounts/login/", fields)
+    assert again["Location"] == f"/events/{event.pk}/me/"
+    assert Entry.objects.filter(event=event, player=player).count() == 1
+
+
+def test_its_organizer_logging_in_through_the_join_link_does_not_join(organizer):
+    event = make_event(organizer)
+    fields = {"username": "orga", "password": "a-long-pass-phrase", "next": event.get_join_url()}
+    response = Client().post("/accounts/login/", fields)
+    assert response["Location"] == f"/events/{event.pk}/"
+    assert not Entry.objects.filter(event=event).exists()
+
+
+def test_only_a_post_joins(organizer, player):
+    """Opening the join page, signed in, shows the Join button; it does not join."""
+    event = make_event(organizer)
+    page = signed_in(player).get(event.get_join_url()).content.decode()
+    assert "Join Spring Open as alice</button>" in page
+    assert not Entry.objects.filter(event=event).exists()
+
+
+def test_a_sign_in_through_a_closed_join_link_joins_nothing(organizer, player):
+    """A locked event's link (or a full one's) takes no one: the sign-in goes back to its
+    page, which says so, and the button promises nothing."""
+    event = make_event(organizer)
+    event.lock_all()
+    browser = Client()
+    form = browser.get(f"/accounts/login/?next={event.get_join_url()}").content.decode()
+    assert "Log in</button>" in form
+    fields = {"username": "alice", "password": "a-long-pass-phrase", "next": event.get_join_url()}
+    response = browser.post("/accounts/login/", fields)
+    assert response["Location"] == event.get_join_url()
+    assert not Entry.objects.filter(event=event).exists()
 
 
 # --- Eight simultaneous sign-ups of one new name (issue 31) -------------------------------

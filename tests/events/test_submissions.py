@@ -38,27 +38,6 @@ def test_an_anonymous_visitor_sees_the_event_and_is_sent_to_log_in_and_back(clie
     assert not Entry.objects.exists()
 
 
-def test_signing_up_from_the_join_link_comes_back_to_the_event(client, event):
-    join_page = client.get(event.get_join_url()).content.decode()
-    signup_link = f"/accounts/signup/?next={event.get_join_url()}"
-    assert signup_link in join_page
-    assert f'value="{event.get_join_url()}"' in client.get(signup_link).content.decode()
-    response = client.post(
-        "/accounts/signup/",
-        {
-            "username": "newcomer",
-            "email": "n@example.com",
-            "password1": "a-long-pass-phrase-9",
-            "password2": "a-long-pass-phrase-9",
-            "next": event.get_join_url(),
-        },
-    )
-    assert response.status_code == 302 and response["Location"] == event.get_join_url()
-    response = client.post(event.get_join_url())
-    assert response.status_code == 302 and response["Location"] == f"/events/{event.pk}/me/"
-    assert event.entries.get().player_name == "newcomer"
-
-
 def test_a_signed_in_player_joins_once_and_joining_twice_leads_to_the_entry(
     player_client, event, player
 ):
