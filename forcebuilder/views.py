@@ -27,6 +27,7 @@ from forcebuilder.printing import share_context
 from forcebuilder.problems import problems
 from forcebuilder.sheets import sheet_of
 from onefinity.http import HtmxHttpRequest, page_version, stale_words
+from onefinity.once import made_once
 from onefinity.rules import (
     ForceDocumentError,
     ForceSpec,
@@ -146,11 +147,16 @@ def force_new(request: HtmxHttpRequest) -> HttpResponse:
             ruleset=current.version,
             points_limit=form.cleaned_data["points_limit"],
         )
-        force = Force.create_from_spec(
-            spec,
-            current.version,
-            form.cleaned_data["points_limit"],
-            **owner_fields(request, Force),
+        # A double tap (or a resend) of this form makes one list: both answers lead to it.
+        force, _ = made_once(
+            request,
+            owned(request, Force),
+            lambda: Force.create_from_spec(
+                spec,
+                current.version,
+                form.cleaned_data["points_limit"],
+                **owner_fields(request, Force),
+            ),
         )
         messages.success(request, f"{force.name} created.")
         return redirect(force)

@@ -6,6 +6,7 @@ from django.utils import dateformat, timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from onefinity.once import FIELD, new_token
 from onefinity.rules.combat import ExchangeResult
 from onefinity.rules.effects import describe_entry
 from onefinity.rules.ruleset import ALL, CatalogueEntry, Ruleset, TrooperClass
@@ -25,6 +26,13 @@ def utc_time(moment: datetime.datetime | None, shown: str = "j M Y H:i") -> Safe
         utc.strftime("%Y-%m-%dT%H:%M:%SZ"),
         dateformat.format(utc, shown),
     )
+
+
+@register.simple_tag
+def once_token() -> SafeString:
+    """The one-time token of a form that makes a record (onefinity.once): a new one each
+    time the form is drawn, so the same form sent twice makes one record."""
+    return format_html('<input type="hidden" name="{}" value="{}">', FIELD, new_token())
 
 
 @register.filter

@@ -171,6 +171,20 @@ document.addEventListener("submit", (event) => {
   }
 });
 
+// A form that makes a record carries a one-time token (onefinity.once): sent twice from one
+// showing of the page (a double tap), it makes one record. A page shown again by the back
+// button is another showing, whose form makes another record: it gets tokens of its own.
+function freshOnceTokens() {
+  for (const field of document.querySelectorAll('input[name="once"]')) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    field.value = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+}
+window.addEventListener("pageshow", (event) => {
+  const navigation = performance.getEntriesByType("navigation")[0];
+  if (event.persisted || (navigation && navigation.type === "back_forward")) freshOnceTokens();
+});
+
 // --- Small conveniences ----------------------------------------------------------------------
 
 function say(near, text) {
