@@ -31,6 +31,7 @@ from events.models import (
 from forcebuilder.forms import NewForceForm
 from forcebuilder.models import Force
 from onefinity.http import HtmxHttpRequest, record_id
+from onefinity.once import made_once
 from onefinity.rules import ForceSpec
 from tablegen.engine.render import svg
 
@@ -224,8 +225,13 @@ def new_list(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
         ruleset=ruleset.version,
         points_limit=event.points_limit,
     )
-    force = Force.create_from_spec(
-        spec, ruleset.version, event.points_limit, **owner_fields(request, Force)
+    # A double tap (or a resend) of the form starts one list: both answers lead to it.
+    force, _ = made_once(
+        request,
+        owned(request, Force),
+        lambda: Force.create_from_spec(
+            spec, ruleset.version, event.points_limit, **owner_fields(request, Force)
+        ),
     )
     # The way back to the event is the editor's own (forcebuilder.destinations): above the
     # list, whenever it is opened, until the entry holds it.

@@ -38,6 +38,7 @@ from jobs.running import JobsBusy
 from jobs.views import download_job_file
 from onefinity.downloads import download
 from onefinity.http import HtmxHttpRequest, page_version
+from onefinity.once import made_once
 
 # --- My events, new event -------------------------------------------------------------------
 
@@ -63,7 +64,12 @@ def my_events(request: HtmxHttpRequest) -> HttpResponse:
 def event_new(request: HtmxHttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        event = Event.create(**form.cleaned_data, **owner_fields(request, Event))
+        # A double tap (or a resend) of the form makes one event: both answers lead to it.
+        event, _ = made_once(
+            request,
+            owned(request, Event),
+            lambda: Event.create(**form.cleaned_data, **owner_fields(request, Event)),
+        )
         messages.success(request, f"{event.name} created. Hand out the join link below.")
         return redirect(event)
     status = 400 if form.errors else 200

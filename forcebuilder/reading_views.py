@@ -16,6 +16,7 @@ from accounts.ownership import (
     get_owned_or_404,
     get_shared_or_404,
     is_owner,
+    owned,
     owner_fields,
 )
 from forcebuilder.forms import ImportForm
@@ -28,6 +29,7 @@ from jobs.views import download_job_file
 from onefinity.downloads import attachment, download, printed_once
 from onefinity.examples import ExampleForce, example_forces
 from onefinity.http import HtmxHttpRequest
+from onefinity.once import made_once
 from onefinity.rules import force_document, library, validate_force
 
 # --- Reading a list: by its owner, or by anyone with the share link --------------------------
@@ -77,11 +79,14 @@ def shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def shared_copy(request: HtmxHttpRequest, code: str) -> HttpResponse:
     original = get_shared_or_404(Force, code)
-    copy = Force.create_from_spec(
-        original.to_spec(),
-        original.ruleset_version,
-        original.points_limit,
-        **owner_fields(request, Force),
+    spec = original.to_spec()
+    # A double tap (or a resend) makes one copy: both answers lead to it.
+    copy, _ = made_once(
+        request,
+        owned(request, Force),
+        lambda: Force.create_from_spec(
+            spec, original.ruleset_version, original.points_limit, **owner_fields(request, Force)
+        ),
     )
     messages.success(request, f"{copy.name} copied to your lists.")
     return redirect(copy)
@@ -156,11 +161,15 @@ def example(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def example_copy(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     found = _example_or_404(slug)
     current = library().current
-    force = Force.create_from_spec(
-        found.force,
-        found.force.ruleset or current.version,
-        found.force.points_limit or current.force_limits.points,
-        **owner_fields(request, Force),
+    force, _ = made_once(
+        request,
+        owned(request, Force),
+        lambda: Force.create_from_spec(
+            found.force,
+            found.force.ruleset or current.version,
+            found.force.points_limit or current.force_limits.points,
+            **owner_fields(request, Force),
+        ),
     )
     messages.success(request, f"{force.name} copied to your lists: change anything you like.")
     return redirect(force)
@@ -178,8 +187,12 @@ def force_import(request: HtmxHttpRequest) -> HttpResponse:
         ruleset = library().get_or_current(spec.ruleset)
         if request.POST.get("confirm") == "save":
             points_limit = spec.points_limit or ruleset.force_limits.points
-            force = Force.create_from_spec(
-                spec, ruleset.version, points_limit, **owner_fields(request, Force)
+            force, _ = made_once(
+                request,
+                owned(request, Force),
+                lambda: Force.create_from_spec(
+                    spec, ruleset.version, points_limit, **owner_fields(request, Force)
+                ),
             )
             messages.success(request, f"{force.name} imported.")
             return redirect(force)

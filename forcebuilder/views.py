@@ -168,7 +168,10 @@ def force_new(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 def force_duplicate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     original = get_owned_or_404(request, Force, pk)
-    copy = original.duplicate(**owner_fields(request, Force))
+    # A double tap (or a resend) makes one copy: both answers lead to it.
+    copy, _ = made_once(
+        request, owned(request, Force), lambda: original.duplicate(**owner_fields(request, Force))
+    )
     messages.success(request, f"Copied as {copy.name}.")
     return redirect(copy)
 

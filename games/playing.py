@@ -30,6 +30,7 @@ from games.places import Places
 from games.rounds import report_to_round
 from games.table_odds import game_map, map_odds, standing_hexes, table_spec
 from onefinity.http import record_id, stale_words
+from onefinity.once import made_once
 from onefinity.rules import Ruleset, force_document
 from onefinity.rules.game import (
     MAX_VP,
@@ -109,14 +110,12 @@ def start_game(request: HttpRequest, fields: dict[str, str]) -> Game:
             table_document, table_name = table.stored_document(), table.name
         spec_a, spec_b = force_a.to_spec(), force_b.to_spec()
         state = new_game(spec_a, spec_b, ruleset, vp_target, standing_hexes(spec, ruleset))
-        owner = owner_fields(request, Game)
     except DamagedRecord as damaged:
         raise GameRefusal(f"{damaged.record} cannot be read: {damaged.problem}") from None
-    except (GameError, QuotaExceeded) as error:
+    except GameError as error:
         raise GameRefusal(str(error)) from None
     document = state_document(state)
     game = Game(
-        **owner,
         name_a=spec_a.name,
         name_b=spec_b.name,
         list_a=force_document(spec_a),
@@ -128,8 +127,25 @@ def start_game(request: HttpRequest, fields: dict[str, str]) -> Game:
         state=document,
         initial=document,
     )
-    game.save_new()
-    return game
+    return _saved_once(request, game)
+
+
+def _saved_once(request: HttpRequest, game: Game) -> Game:
+    """The game made (above, outside the claim's transaction) saved as the requester's:
+    once, however often the form was sent (a double tap, a resend); both answers lead to it
+    (onefinity.once)."""
+
+    def save() -> Game:
+        try:
+            owner = owner_fields(request, Game)
+        except QuotaExceeded as full:
+            raise GameRefusal(str(full)) from None
+        for field, value in owner.items():
+            setattr(game, field, value)
+        game.save_new()
+        return game
+
+    return made_once(request, owned(request, Game), save)[0]
 
 
 def join(game: Game, user: Any) -> None:

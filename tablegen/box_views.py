@@ -13,7 +13,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.ownership import get_owned_or_404, owned, owner_fields
 from onefinity.downloads import download
 from onefinity.http import HtmxHttpRequest
-from tablegen.engine.boxes import box_document
+from onefinity.once import made_once
+from tablegen.engine.boxes import Box, box_document
 from tablegen.engine.render import piece_svg
 from tablegen.forms import BoxForm, BoxImportForm
 from tablegen.models import TerrainBox
@@ -35,14 +36,25 @@ def box_list(request: HtmxHttpRequest) -> HttpResponse:
 def box_new(request: HtmxHttpRequest) -> HttpResponse:
     form = BoxForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        box = TerrainBox(**owner_fields(request, TerrainBox))
-        box.set_box(form.box())
-        box.save()
+        box = _box_once(request, form.box())
         messages.success(request, f"{box.name} saved: {form.box().total} pieces.")
         return redirect("tablegen:boxes")
     status = 400 if form.errors else 200
     context = {"form": form, "pictures": _pictures(form)}
     return render(request, "tablegen/box.html", context, status=status)
+
+
+def _box_once(request: HtmxHttpRequest, spec: Box) -> TerrainBox:
+    """The box saved as the requester's: once, however often its form was sent (a double
+    tap, a resend), both answers leading to it (onefinity.once)."""
+
+    def save() -> TerrainBox:
+        box = TerrainBox(**owner_fields(request, TerrainBox))
+        box.set_box(spec)
+        box.save()
+        return box
+
+    return made_once(request, owned(request, TerrainBox), save)[0]
 
 
 @require_http_methods(["GET", "POST"])
@@ -70,9 +82,7 @@ def box_import(request: HtmxHttpRequest) -> HttpResponse:
         boxes = list(owned(request, TerrainBox))
         context = {"boxes": boxes, "import_form": form}
         return render(request, "tablegen/boxes.html", context, status=400)
-    box = TerrainBox(**owner_fields(request, TerrainBox))
-    box.set_box(form.cleaned_data["box"])
-    box.save()
+    box = _box_once(request, form.cleaned_data["box"])
     messages.success(request, f"{box.name} imported: {form.cleaned_data['box'].total} pieces.")
     return redirect(box)
 

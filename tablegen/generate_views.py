@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.ownership import QuotaExceeded, owner_fields
+from accounts.ownership import QuotaExceeded
 from jobs.running import JobsBusy, busy_page
 from onefinity.http import HtmxHttpRequest
 from onefinity.rules.hexgrid import Board, rows_by_columns
@@ -35,6 +35,7 @@ from tablegen.jobs import generation_job, generation_result
 from tablegen.maps import map_context
 from tablegen.models import Table
 from tablegen.pages import board, render_table, table_library, table_rules
+from tablegen.saving import kept_once
 
 
 def _new_seed(request: HtmxHttpRequest) -> HttpResponse | None:
@@ -176,9 +177,9 @@ def table_save(request: HtmxHttpRequest) -> HttpResponse:
     except GenerationError as error:
         messages.error(request, str(error))
         return redirect("tablegen:new")
-    table = Table(**owner_fields(request, Table))
+    table = Table()
     table.set_spec(spec, report)
-    table.save()
+    table = kept_once(request, table)
     if report.valid:
         messages.success(request, f"{table.name} saved.")
     else:
@@ -202,8 +203,8 @@ def table_empty(request: HtmxHttpRequest) -> HttpResponse:
     rows, columns = form.cleaned_data["rows"], form.cleaned_data["columns"]
     standard = (rows, columns) == (rules.rows, rules.columns)
     board = Board.of(rows_by_columns(rows, columns), standard=standard)
-    table = Table(**owner_fields(request, Table))
+    table = Table()
     table.set_spec(TableSpec(board, {}, form.cleaned_data["name"]))
-    table.save()
+    table = kept_once(request, table)
     messages.success(request, f"An empty {rows} x {columns} board: click hexes to place terrain.")
     return redirect(table)

@@ -18,7 +18,6 @@ from accounts.ownership import (
     get_owned_or_404,
     get_shared_or_404,
     owned,
-    owner_fields,
 )
 from jobs.running import JobsBusy, busy_page, refuse_fresh_work
 from jobs.views import download_job_file
@@ -35,6 +34,7 @@ from tablegen.jobs import setup_sheet, setup_sheet_job, worker_prints
 from tablegen.maps import editing, map_context, shown_view, spot
 from tablegen.models import Pack, Table
 from tablegen.pages import refused, render_table, stale, table_rules
+from tablegen.saving import kept_once
 
 TABLES_PER_PAGE = 25
 PACKS_PER_PAGE = 25
@@ -232,9 +232,9 @@ def table_shared(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def table_copy(request: HtmxHttpRequest, code: str) -> HttpResponse:
     original = get_shared_or_404(Table, code)
-    copy = Table(**owner_fields(request, Table))
+    copy = Table()
     copy.set_spec(original.to_spec())
-    copy.save()
+    copy = kept_once(request, copy)
     messages.success(request, f"{copy.name} copied to your tables.")
     return redirect(copy)
 

@@ -28,6 +28,7 @@ from accounts.ownership import (
 from jobs.running import JobsBusy
 from onefinity.downloads import download
 from onefinity.http import HtmxHttpRequest, page_version, record_id
+from onefinity.once import made_once
 from onefinity.rules import current_ruleset
 from onefinity.rules.text import whole_number
 from tablegen.engine.generate import encode_counts
@@ -48,6 +49,7 @@ from tablegen.packs.comparison import (
     thumbnail,
 )
 from tablegen.packs.steps import summary_of
+from tablegen.saving import kept_once
 
 
 @require_http_methods(["GET", "POST"])
@@ -56,14 +58,21 @@ def pack_new(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         seed = form.cleaned_data["seed"]
         params = form.parameters(seed if seed is not None else secrets.randbelow(2**31))
-        pack = Pack.start(
-            form.cleaned_data["name"],
-            form.cleaned_data["count"],
-            params,
-            **owner_fields(request, Pack),
+        # A double tap (or a resend) of the form starts one pack, and its one job: both
+        # answers lead to it.
+        pack, made = made_once(
+            request,
+            owned(request, Pack),
+            lambda: Pack.start(
+                form.cleaned_data["name"],
+                form.cleaned_data["count"],
+                params,
+                **owner_fields(request, Pack),
+            ),
         )
         try:
-            pack_job(request, pack)
+            if made:
+                pack_job(request, pack)
         except (JobsBusy, QuotaExceeded) as busy:
             messages.warning(request, f"{busy} The pack is made once one of them is done.")
         return redirect(pack)
@@ -326,10 +335,12 @@ def pack_table_copy(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     number = _table_number(pack, request.POST.get("table"))
     if number is None:
         return _no_such_table(request, pack)
-    copy = Table(**owner_fields(request, Table))
+    copy = Table()
     copy.set_spec(pack.table_spec(number))
-    copy.save()
-    pack.remember_copy(number, copy)
+    made = kept_once(request, copy)
+    if made is copy:  # a double tap (or a resend) leads to the copy the first made
+        pack.remember_copy(number, copy)
+    copy = made
     messages.success(
         request,
         f"Table {number} of {pack.name} is copied to your tables, and open here to edit. "

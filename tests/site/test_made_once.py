@@ -6,17 +6,28 @@ form without a token (a script)."""
 
 from __future__ import annotations
 
+import datetime
 import html
+import io
+import json
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
 
+from events.models import Event
 from forcebuilder.models import Force
+from games.models import Game
+from onefinity.examples import example_forces
 from onefinity.models import Submission
 from onefinity.once import KEPT
+from tablegen.models import Pack, Table, TerrainBox
+from tests.events.conftest import table_documents
+from tests.factories import LEGAL_DOCUMENT, make_force, make_table
 from tests.threads import at_once
 from tests.threads import thread_database as thread_database  # a fixture
 
@@ -147,3 +158,172 @@ def test_two_identical_posts_at_once_make_one_list(owner, thread_database):
     (made,) = at_once(1, thread_database, lambda _: list(Force.objects.filter(owner=owner)))
     assert len(made) == 1, made
     assert answers == [made[0].get_absolute_url()] * 2
+
+
+# --- Every other form that makes a record ------------------------------------------------------
+
+
+def _event_entry(owner: Any, other: Any) -> Event:
+    event = Event.create(
+        name="Spring Open",
+        date=datetime.date(2026, 12, 5),
+        points_limit=75,
+        ruleset_version="2026.11",
+        round_count=3,
+        owner=other,
+    )
+    event.join(owner)
+    return event
+
+
+def _upload(text: str) -> Any:
+    upload = io.BytesIO(text.encode())
+    upload.name = "box.json"
+    return upload
+
+
+@dataclass
+class Case:
+    """One form that makes a record: the page that draws it ("": ``fields`` are its own),
+    where it posts ("": to its page), what else it sends, and the count of the owner's
+    records of its kind."""
+
+    page: str
+    action: str
+    fields: dict[str, Any]
+    count: Callable[[], int]
+    files: Callable[[], dict[str, Any]] | None = None
+
+
+def _cases() -> dict[str, Callable[[Any, Any, Client], Case]]:
+    def event_list(owner: Any, other: Any, client: Client) -> Case:
+        event = _event_entry(owner, other)
+        url = f"/events/{event.pk}/me/new-list/"
+        fields = {"name": "For the Open", "faction": "nomad-syndicate"}
+        return Case(f"/events/{event.pk}/me/", url, fields, Force.objects.filter(owner=owner).count)
+
+    def event(owner: Any, other: Any, client: Client) -> Case:
+        fields = {
+            "name": "Winter Cup",
+            "date": "2026-12-12",
+            "points_limit": 60,
+            "ruleset_version": "2026.11",
+            "round_count": 3,
+            "notes": "",
+        }
+        return Case("/events/new/", "", fields, Event.objects.filter(owner=owner).count)
+
+    def game(owner: Any, other: Any, client: Client) -> Case:
+        mine, theirs = make_force(owner), make_force(owner, name="Sparring")
+        fields = {"list_a": mine.pk, "list_b": theirs.pk, "table": "", "vp_target": 5}
+        return Case("/games/", "/games/new/", fields, Game.objects.filter(owner=owner).count)
+
+    def pack(owner: Any, other: Any, client: Client) -> Case:
+        fields = {"seed": 5, "coverage": 0.45, "symmetry": "point", "mix": "balanced"}
+        fields |= {"count": 2, "name": "Club night"}
+        count = Pack.objects.filter(owner=owner).count
+        return Case("/tables/packs/new/", "/tables/packs/new/", fields, count)
+
+    def table_saved(owner: Any, other: Any, client: Client) -> Case:
+        page = "/tables/new/?seed=5&coverage=0.45&symmetry=point&mix=balanced"
+        return Case(page, "/tables/save/", {}, Table.objects.filter(owner=owner).count)
+
+    def table_empty(owner: Any, other: Any, client: Client) -> Case:
+        fields = {"name": "Mine", "rows": 11, "columns": 11}
+        return Case(
+            "/tables/new/", "/tables/empty/", fields, Table.objects.filter(owner=owner).count
+        )
+
+    def table_copy(owner: Any, other: Any, client: Client) -> Case:
+        code = make_table(other).share_code
+        count = Table.objects.filter(owner=owner).count
+        return Case(f"/t/{code}/", f"/t/{code}/copy/", {}, count)
+
+    def pack_copy(owner: Any, other: Any, client: Client) -> Case:
+        made = Pack.objects.create(
+            name="Made", count=2, made=2, params={}, tables=table_documents(2), owner=owner
+        )
+        page = f"/tables/packs/{made.pk}/table/?table=1"
+        count = Table.objects.filter(owner=owner).count
+        return Case(page, f"/tables/packs/{made.pk}/copy/", {}, count)
+
+    def box(owner: Any, other: Any, client: Client) -> Case:
+        count = TerrainBox.objects.filter(owner=owner).count
+        fields = {"name": "Club", "count-crate": 2}
+        return Case("/tables/boxes/new/", "/tables/boxes/new/", fields, count)
+
+    def box_import(owner: Any, other: Any, client: Client) -> Case:
+        document = {"format": "onefinity-terrain-box", "version": 1, "name": "Club"}
+        text = json.dumps(document | {"pieces": {"crate": 2}})
+        count = TerrainBox.objects.filter(owner=owner).count
+        return Case(
+            "/tables/boxes/", "/tables/boxes/import/", {}, count, lambda: {"file": _upload(text)}
+        )
+
+    def list_import(owner: Any, other: Any, client: Client) -> Case:
+        document = json.dumps(LEGAL_DOCUMENT)
+        # The preview (nothing saved) draws the form that saves.
+        page = client.post("/forces/import/", {"document": document}).content.decode()
+        fields = hidden_of(page, "/forces/import/")
+        return Case("", "/forces/import/", fields, Force.objects.filter(owner=owner).count)
+
+    def example_copy(owner: Any, other: Any, client: Client) -> Case:
+        slug = example_forces()[0].slug
+        count = Force.objects.filter(owner=owner).count
+        return Case(f"/examples/{slug}/", f"/examples/{slug}/copy/", {}, count)
+
+    def shared_copy(owner: Any, other: Any, client: Client) -> Case:
+        code = make_force(other).share_code
+        count = Force.objects.filter(owner=owner).count
+        return Case(f"/s/{code}/", f"/s/{code}/copy/", {}, count)
+
+    def duplicate(owner: Any, other: Any, client: Client) -> Case:
+        force = make_force(owner)
+        count = Force.objects.filter(owner=owner).count
+        return Case(f"/forces/{force.pk}/", f"/forces/{force.pk}/duplicate/", {}, count)
+
+    def duplicate_from_my_lists(owner: Any, other: Any, client: Client) -> Case:
+        force = make_force(owner)
+        count = Force.objects.filter(owner=owner).count
+        return Case("/forces/", f"/forces/{force.pk}/duplicate/", {}, count)
+
+    return {
+        f.__name__: f
+        for f in (
+            event_list,
+            event,
+            game,
+            pack,
+            table_saved,
+            table_empty,
+            table_copy,
+            pack_copy,
+            box,
+            box_import,
+            list_import,
+            example_copy,
+            shared_copy,
+            duplicate,
+            duplicate_from_my_lists,
+        )
+    }
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_double_tap_makes_one_record_and_both_answers_lead_to_it(
+    name, owner, stranger, owner_client
+):
+    made = CASES[name](owner, stranger, owner_client)
+    page = owner_client.get(made.page).content.decode() if made.page else ""
+    fields = made.fields if not made.page else made.fields | hidden_of(page, made.action or None)
+    before = made.count()
+    answers = [
+        owner_client.post(made.action or made.page, fields | (made.files() if made.files else {}))
+        for _ in range(2)
+    ]
+    assert [a.status_code for a in answers] == [302, 302], name
+    assert answers[0]["Location"] == answers[1]["Location"], name
+    assert made.count() == before + 1, name
