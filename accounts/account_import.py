@@ -47,11 +47,16 @@ def read_small(stream: Readable) -> dict[str, list[Any]] | None:
     return found
 
 
-def save_at_once(request: HttpRequest, found: dict[str, list[Any]]) -> str:
+def save_at_once(
+    request: HttpRequest, found: dict[str, list[Any]], first: Callable[[], None] | None = None
+) -> str:
     """Save what ``read_small`` read, in one transaction (a quota passed by a later part
-    undoes the earlier ones too); what was imported, in words."""
+    undoes the earlier ones too); what was imported, in words. ``first()`` runs at the
+    start of the transaction (claiming the form's submission: it may raise to refuse)."""
     ready = {part.key: _prepared(part, found[part.key]) for part in importable()}
     with transaction.atomic():
+        if first is not None:
+            first()
         for part in importable():
             if part.save is not None:
                 part.save(request, ready[part.key])

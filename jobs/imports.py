@@ -8,8 +8,10 @@ every record checked first, the owner's room for them checked, then saved a few 
 each step told to the job so that a run taken up again after its worker died saves nothing
 twice. The upload is deleted when the job ends, however it ends.
 
-The form carries a token of its own: the same form sent twice (a double tap, a phone
-sending again on bad Wi-Fi) finds the job the first one started.
+The form carries a one-time token (onefinity.once): the same form sent twice with the same
+file (a double tap, a phone sending again on bad Wi-Fi) imports it once: a small file's
+submission is claimed in the transaction that saves it, a large one finds the job the first
+one started.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from jobs.kinds import (
 )
 from jobs.models import Job, JobFile, JobUpload
 from jobs.running import JobsBusy, busy_page, start_job
+from onefinity import once
 
 _PAGE = "account/import.html"
 FILE_GONE = "The file you sent is no longer kept; send it again to import it."
@@ -151,7 +154,14 @@ def import_everything(request: HttpRequest) -> HttpResponse:
     except AccountFileError as error:
         return _form(request, str(error), status=400)
     if found is not None:
-        messages.success(request, account_import.save_at_once(request, found))
+        try:
+            said = account_import.save_at_once(
+                request, found, first=lambda: once.claim(request, "account-import")
+            )
+        except once.SentAlready:  # a double tap: the first one imported the file
+            messages.info(request, "That file was just imported (the form was sent twice).")
+            return redirect("account")
+        messages.success(request, said)
         return redirect("account")
     return _to_the_worker(request, upload)
 
@@ -167,9 +177,7 @@ def _read_small(upload: UploadedFile) -> dict[str, list[Any]] | None:
 
 
 def _to_the_worker(request: HttpRequest, upload: UploadedFile) -> HttpResponse:
-    token = request.POST.get("token", "")
-    if not token.isalnum() or len(token) > 64:
-        token = secrets.token_hex(16)
+    token = once.token(request) or secrets.token_hex(16)
     # The same form sent twice with the same file finds the first job; the same form sent
     # again with another file (after Back) is another import.
     digest = hashlib.sha256()
@@ -199,7 +207,6 @@ def _file_name(upload: UploadedFile) -> str:
 def _form(request: HttpRequest, error: str = "", status: int = 200) -> HttpResponse:
     context = {
         "error": error,
-        "token": secrets.token_hex(16),
         "in_request": in_megabytes(settings.IMPORT_REQUEST_BYTES),
         "max_items": account_import.MAX_ITEMS,
         "limit": in_megabytes(settings.ACCOUNT_IMPORT_BYTES),

@@ -46,7 +46,13 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def _key(request: HttpRequest, model: type[models.Model]) -> str | None:
+def token(request: HttpRequest) -> str | None:
+    """The form's one-time token as sent, or None when it sent none (or not one of ours)."""
+    sent = request.POST.get(FIELD, "")
+    return sent if _TOKEN.fullmatch(sent) else None
+
+
+def _key(request: HttpRequest, what: str) -> str | None:
     """The digest naming this submission of its form, or None when it sent no token."""
     token = request.POST.get(FIELD, "")
     if not _TOKEN.fullmatch(token):
@@ -64,7 +70,7 @@ def _key(request: HttpRequest, model: type[models.Model]) -> str | None:
             for chunk in upload.chunks():
                 digest.update(chunk)
             sent.append([name, digest.hexdigest()])
-    named = [model._meta.label, request.path, token, sent]
+    named = [what, request.path, token, sent]
     return hashlib.sha256(json.dumps(named).encode()).hexdigest()
 
 
@@ -75,7 +81,7 @@ def made_once(
     token and values was sent already, the one that made (found among ``mine``, the
     requester's own records of its kind); and whether it was made now. Whatever ``make``
     raises (a refusal) propagates, and nothing is claimed."""
-    key = _key(request, mine.model)
+    key = _key(request, mine.model._meta.label)
     if key is None:
         return make(), True
     with transaction.atomic():
@@ -92,3 +98,23 @@ def made_once(
         made = make()
         Submission.objects.filter(pk=claim.pk).update(made=made.pk, at=timezone.now())
         return made, True
+
+
+class SentAlready(Exception):
+    """This submission of the form was taken already (a double tap, a resend)."""
+
+
+def claim(request: HttpRequest, what: str) -> None:
+    """For a form whose work makes no one record (an account file imported): claim this
+    submission of it inside the transaction that does the work, so that the work and the
+    claim are kept or undone together. SentAlready when the same form with the same token
+    and values was taken already; without a token, nothing is claimed."""
+    key = _key(request, what)
+    if key is None:
+        return
+    Submission.objects.filter(at__lt=timezone.now() - KEPT).delete()
+    try:
+        with transaction.atomic():
+            Submission.objects.create(key=key)
+    except IntegrityError:
+        raise SentAlready from None

@@ -72,7 +72,7 @@ def test_a_large_file_is_kept_in_parts_and_imported_by_the_worker_with_progress(
     monkeypatch.setattr(account_import, "STEP", 7)
     content = account_file(45)
     response = owner_client.post(
-        "/account/import/", {"file": upload(content, "mine.json"), "token": "a1"}
+        "/account/import/", {"file": upload(content, "mine.json"), "once": "first-form-token-a1"}
     )
     job = Job.objects.get()
     assert response["Location"] == f"/jobs/{job.pk}/" and job.state == "queued"
@@ -95,7 +95,7 @@ def test_a_large_file_is_kept_in_parts_and_imported_by_the_worker_with_progress(
 def test_the_same_form_sent_twice_starts_one_import(owner_client, owner, jobs_wait, to_the_worker):
     for _ in range(2):
         response = owner_client.post(
-            "/account/import/", {"file": upload(account_file(2)), "token": "samepage"}
+            "/account/import/", {"file": upload(account_file(2)), "once": "same-page-token-0001"}
         )
         assert response.status_code == 302
     assert Job.objects.count() == 1
@@ -375,7 +375,32 @@ def test_the_same_form_sent_again_with_another_file_imports_that_file(
     sent with it is another import, not the first one's page."""
     for count in (1, 2):
         response = owner_client.post(
-            "/account/import/", {"file": upload(account_file(count)), "token": "samepage"}
+            "/account/import/",
+            {"file": upload(account_file(count)), "once": "same-page-token-0001"},
         )
         assert response.status_code == 302
     assert Job.objects.count() == 2 and owner.forces.count() == 3
+
+
+def test_a_small_file_sent_twice_by_one_form_is_imported_once(owner_client, owner):
+    content = account_file(2)
+    sent = [
+        owner_client.post(
+            "/account/import/", {"file": upload(content), "once": "same-page-token-0002"}
+        )
+        for _ in range(2)
+    ]
+    assert [answer.status_code for answer in sent] == [302, 302]
+    assert owner.forces.count() == 2
+    followed = owner_client.get("/account/").content.decode()
+    assert "That file was just imported (the form was sent twice)." in followed
+    # The same form with another file (after Back) imports that file.
+    again = {"file": upload(account_file(1)), "once": "same-page-token-0002"}
+    assert owner_client.post("/account/import/", again).status_code == 302
+    assert owner.forces.count() == 3
+
+
+def test_the_import_form_carries_a_one_time_token(owner_client):
+    pages = [owner_client.get("/account/import/").content.decode() for _ in range(2)]
+    tokens = [page.split('name="once" value="')[1].split('"')[0] for page in pages]
+    assert tokens[0] != tokens[1] and all(len(token) >= 16 for token in tokens)
