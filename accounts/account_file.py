@@ -110,6 +110,15 @@ class _Text:
             raise self.invalid(what)
         self.at += 1
 
+    def ends(self, closing: str) -> bool:
+        """After a member of an object or a list: True at its ``closing`` bracket (taken),
+        False at a comma (taken); anything else is not JSON."""
+        following = self.peek()
+        if following not in (closing, ","):
+            raise self.invalid("Expecting ',' delimiter")
+        self.at += 1
+        return following == closing
+
     def value(self) -> Any:
         """The next JSON value, read whole (more of the file read as long as it may be cut
         off at the end of what is read so far)."""
@@ -196,13 +205,8 @@ def entries(
             if key in ("format", "version"):
                 header[key] = value
                 _check_header(header)
-        following = text.peek()
-        text.at += 1
-        if following == "}":
+        if text.ends("}"):
             break
-        if following != ",":
-            text.at -= 1
-            raise text.invalid("Expecting ',' delimiter")
     if text.peek() != "":
         raise text.invalid("Extra data")
     if header.get("format") != ACCOUNT_FORMAT or header.get("version") != ACCOUNT_VERSION:
@@ -229,10 +233,5 @@ def _list(text: _Text, key: str, part: AccountPart | None) -> Iterator[Entry]:
             (record,) = part.read([value], index)
             yield Entry(part, index, record)
         index += 1
-        following = text.peek()
-        text.at += 1
-        if following == "]":
+        if text.ends("]"):
             return
-        if following != ",":
-            text.at -= 1
-            raise text.invalid("Expecting ',' delimiter")

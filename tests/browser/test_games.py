@@ -220,12 +220,11 @@ def csrf(page: Page) -> str:
     return next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
 
 
-def test_steps_taken_offline_are_sent_once_in_order_and_a_stale_one_is_refused(
-    browser: Browser, live_server, django_user_model
-):
+def begun(django_user_model):  # type: ignore[no-untyped-def]
+    """A game between alice and bob, both signed in (Django test clients), side A first
+    with 13 AP: its address, alice's list (both sides'), and the two clients."""
     from django.test import Client
 
-    base = live_server.url
     alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
     bob = django_user_model.objects.create_user("bob", "b@example.com", PASSWORD)
     mine = Force.create_from_spec(
@@ -243,6 +242,15 @@ def test_steps_taken_offline_are_sent_once_in_order_and_a_stale_one_is_refused(
     json_ = {"HTTP_ACCEPT": "application/json"}
     starter.post(game_url + "steps/", {"version": 0, "kind": "first", "side": "a"}, **json_)
     starter.post(game_url + "steps/", {"version": 1, "kind": "ap", "value": "13"}, **json_)
+    return game_url, mine, starter, joiner
+
+
+def test_steps_taken_offline_are_sent_once_in_order_and_a_stale_one_is_refused(
+    browser: Browser, live_server, django_user_model
+):
+    base = live_server.url
+    game_url, mine, starter, joiner = begun(django_user_model)
+    json_ = {"HTTP_ACCEPT": "application/json"}
     trooper = Game.objects.get().game_state().troopers[1].id
     fields = {"version": 2, "kind": "act", "trooper": trooper, "action": "move"}
     assert starter.post(game_url + "steps/", fields, **json_).status_code == 200
@@ -808,26 +816,8 @@ def test_a_step_the_server_failed_to_take_is_sent_again_and_kept_once(
 ):
     """A 5xx to a step (the server's transaction undone, a proxy that gave up): the step
     waits on the phone and is sent again, instead of the tap being lost without a word."""
-    from django.test import Client
-
     base = live_server.url
-    alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
-    bob = django_user_model.objects.create_user("bob", "b@example.com", PASSWORD)
-    mine = Force.create_from_spec(
-        read_force_document(LEGAL_DOCUMENT | {"name": "Alice's wardens"}),
-        "2026.11",
-        75,
-        owner=alice,
-    )
-    starter, joiner = Client(), Client()
-    starter.force_login(alice)
-    joiner.force_login(bob)
-    fields = {"list_a": mine.pk, "list_b": mine.pk, "vp_target": 9}
-    game_url = starter.post("/games/new/", fields)["Location"]
-    assert joiner.post(game_url + "join/").status_code == 302
-    json_ = {"HTTP_ACCEPT": "application/json"}
-    starter.post(game_url + "steps/", {"version": 0, "kind": "first", "side": "a"}, **json_)
-    starter.post(game_url + "steps/", {"version": 1, "kind": "ap", "value": "13"}, **json_)
+    game_url = begun(django_user_model)[0]
 
     # Without the service worker, whose fetches a page's routes do not see.
     a = sign_in(new_phone(browser, service_workers="block"), base, "alice")
