@@ -127,7 +127,7 @@ class _Text:
             try:
                 value, end = DECODER.raw_decode(self.buffer, self.at)
             except json.JSONDecodeError as error:
-                if self._read_on():
+                if self._cut_off(error) and self._read_on():
                     continue
                 raise self._at(error.msg, error.pos) from None
             except JsonTextError as error:
@@ -143,6 +143,14 @@ class _Text:
                 continue
             self.at = end
             return value
+
+    def _cut_off(self, error: json.JSONDecodeError) -> bool:
+        """Whether the value may only be cut off by the end of what is read so far (a
+        string still open, or the error at the last word, number or spaces read), not
+        wrong: a syntax error with more text after it is said at once, whatever follows."""
+        if error.msg.startswith("Unterminated string"):
+            return True
+        return _TOKEN.match(self.buffer, error.pos).end() == len(self.buffer)  # type: ignore[union-attr]
 
     def _read_on(self) -> bool:
         """Read on past the end of a value cut off; False at the end of the file. What is

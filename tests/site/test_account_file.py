@@ -170,3 +170,15 @@ def test_a_value_over_many_pieces_is_parsed_a_few_times_not_once_a_piece(monkeyp
     monkeypatch.setattr(account_file.DECODER, "raw_decode", counted)
     assert list(account_file.entries(io.BytesIO(text), importable())) == []
     assert len(parses) < 30, len(parses)
+
+
+def test_a_syntax_error_is_said_whatever_follows_it(monkeypatch):
+    """A mistake followed by much more text is the mistake, not "a value over 5,000,000
+    characters" (found on a walk: a broken file padded with spaces)."""
+    monkeypatch.setattr(account_file, "PIECE", 1_000)
+    monkeypatch.setattr(account_file, "MAX_RECORD_CHARS", 5_000)
+    text = b'{"format": "onefinity-account", "version": 1, "events": [{"a": x}' + b" " * 50_000
+    with pytest.raises(
+        AccountFileError, match=r"not valid JSON \(line 1, column 64: Expecting value"
+    ):
+        list(account_file.entries(io.BytesIO(text + b"]}"), importable()))
