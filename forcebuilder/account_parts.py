@@ -46,9 +46,16 @@ def _read(items: list[Any], first: int = 0) -> list[ForceSpec]:
             spec = read_force_document(item)
         except ForceDocumentError as error:
             raise AccountFileError(f"List {i + 1}: {problem_in_words(error)}") from None
-        if library().get(spec.ruleset) is None:
+        ruleset = library().get(spec.ruleset)
+        if ruleset is None:
             raise AccountFileError(
                 f"List {i + 1}: ruleset {spec.ruleset} is not known to this site."
+            )
+        if spec.faction not in ruleset.factions:
+            # Saved, it would open as an empty list of another faction's units (a walk).
+            raise AccountFileError(
+                f"List {i + 1}: faction {spec.faction!r} is not one of ruleset "
+                f"{spec.ruleset}'s ({', '.join(ruleset.factions)})."
             )
         specs.append(spec)
     return specs

@@ -104,3 +104,16 @@ def test_a_browser_without_an_account_can_download_its_things(client):
     document = json.loads(client.get("/account/everything.json").getvalue())
     assert len(document["forces"]) == 1
     assert client.get("/account/delete/").status_code == 302  # deleting needs an account
+
+
+def test_a_list_of_a_faction_the_ruleset_lacks_is_refused_with_the_file(person_client, person):
+    document = LEGAL_DOCUMENT | {"faction": "no-such-faction"}
+    account = {"format": "onefinity-account", "version": 1, "forces": [LEGAL_DOCUMENT, document]}
+    before = Force.objects.count()
+    response = person_client.post("/account/import/", {"file": upload(json.dumps(account))})
+    assert response.status_code == 400
+    assert (
+        "List 2: faction &#x27;no-such-faction&#x27; is not one of ruleset"
+        in response.content.decode()
+    )
+    assert Force.objects.count() == before
