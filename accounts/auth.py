@@ -56,13 +56,17 @@ def signup(request: HttpRequest) -> HttpResponse:
             # it free): nothing was made, and this one does not count.
             attempts.signup_not_made(request, route)
             return _signup_page(request, form, status=400)
-        # Logging in moves the lists built in this browser into the new account.
+        # Logging in moves the lists built in this browser into the new account (said so
+        # only when the browser had made something).
+        made_here = ownership.browser_made_something(request)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(
-            request,
-            f"Welcome, {user.get_username()}. The lists, tables and terrain boxes you made in "
-            "this browser are now in your account.",
+        moved = (
+            " The lists, tables and terrain boxes you made in this browser are now in your "
+            "account."
+            if made_here
+            else ""
         )
+        messages.success(request, f"Welcome, {user.get_username()}.{moved}")
         # Through a join link, the sign-up joins too (its button said so).
         arrived = arrivals.arrival(_next_page(request))
         if arrived is not None:

@@ -233,6 +233,17 @@ def move_browser_things_into_the_account(
     )
 
 
+def browser_made_something(request: HttpRequest) -> bool:
+    """Whether this browser (its token) owns anything that logging in would move."""
+    token = request.session.get(SESSION_KEY)
+    if not token:
+        return False
+    return any(
+        model._default_manager.filter(owner=None, anonymous_owner=token).exists()
+        for model in owned_models()
+    )
+
+
 def move_into_account(user: Any, token: str) -> list[str]:
     """Move what the browser's ``token`` owns into the account, as much of each kind as
     the account's quota has room for, the newest first; what stays, in words ("3 of its

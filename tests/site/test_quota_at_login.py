@@ -181,3 +181,28 @@ def test_no_order_of_making_logging_in_and_out_passes_a_quota_or_loses_a_box(mon
             max_examples=examples(50), stateful_step_count=15, deadline=None, database=None
         ),
     )
+
+
+@pytest.mark.django_db
+def test_signing_up_says_things_moved_only_when_the_browser_had_made_some(client):
+    from django.contrib.messages import get_messages
+
+    form = {
+        "username": "fresh",
+        "email": "f@example.com",
+        "password1": "a-long-pass-phrase",
+        "password2": "a-long-pass-phrase",
+    }
+    response = client.post("/accounts/signup/", form)
+    said = [str(m) for m in get_messages(response.wsgi_request)]
+    assert said == ["Welcome, fresh."]
+    other = Client()
+    other.post("/forces/new/", {"name": "Mine", "faction": "solar-concord", "points_limit": 75})
+    response = other.post(
+        "/accounts/signup/", form | {"username": "maker", "email": "m@example.com"}
+    )
+    said = [str(m) for m in get_messages(response.wsgi_request)][-1:]
+    assert said == [
+        "Welcome, maker. The lists, tables and terrain boxes you made in this browser are "
+        "now in your account."
+    ]
