@@ -97,8 +97,10 @@ def _games_page(request: HtmxHttpRequest, error: str = "", status: int = 200) ->
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def game_new(request: HtmxHttpRequest) -> HttpResponse:
+    if request.method != "POST":  # an address typed or bookmarked: the form is on /games/
+        return redirect("games:list")
     try:
         game = playing.start_game(request, request.POST.dict())
     except GameRefusal as refusal:

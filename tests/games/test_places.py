@@ -326,3 +326,8 @@ def test_the_log_names_a_placing_by_the_maps_name_older_steps_too(game, alice):
     version = Game.objects.get().version
     undone = a.post(f"/games/{game.code}/undo/", {"version": version}, follow=True)
     assert f"Undone: {words}." in undone.content.decode()
+
+
+def test_the_new_game_address_opened_leads_to_the_games_page(owner_client):
+    response = owner_client.get("/games/new/")
+    assert response.status_code == 302 and response["Location"] == "/games/"
