@@ -159,7 +159,11 @@ def import_everything(request: HttpRequest) -> HttpResponse:
                 request, found, first=lambda: once.claim(request, "account-import")
             )
         except once.SentAlready:  # a double tap: the first one imported the file
-            messages.info(request, "That file was just imported (the form was sent twice).")
+            messages.info(
+                request,
+                "That file was imported a moment ago (the form was sent twice): "
+                "what your account holds now is below.",
+            )
             return redirect("account")
         messages.success(request, said)
         return redirect("account")

@@ -393,7 +393,7 @@ def test_a_small_file_sent_twice_by_one_form_is_imported_once(owner_client, owne
     assert [answer.status_code for answer in sent] == [302, 302]
     assert owner.forces.count() == 2
     followed = owner_client.get("/account/").content.decode()
-    assert "That file was just imported (the form was sent twice)." in followed
+    assert "That file was imported a moment ago (the form was sent twice)" in followed
     # The same form with another file (after Back) imports that file.
     again = {"file": upload(account_file(1)), "once": "same-page-token-0002"}
     assert owner_client.post("/account/import/", again).status_code == 302
