@@ -61,8 +61,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         made_here = ownership.browser_made_something(request)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         moved = (
-            " The lists, tables and terrain boxes you made in this browser are now in your "
-            "account."
+            " The lists, tables and terrain boxes you made in this browser are now in your account."
             if made_here
             else ""
         )

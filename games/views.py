@@ -64,6 +64,9 @@ def _game_page(
     request: HtmxHttpRequest, game: Game, side: str, status: int = 200, error: str = ""
 ) -> HttpResponse:
     context: dict[str, Any] = {**playing.page(game, side, _choices(request)), "error": error}
+    if error and request.method == "POST":
+        # A hex typed and refused stays in its field, to be mended (a walk found it wiped).
+        context["typed"] = request.POST.get(playing.ROW_COLUMN, "")[:12]
     if request.htmx:
         response = render(request, "games/game.html#turn", context, status=status)
         # The region and the page share an address: caches keep them apart.

@@ -320,7 +320,11 @@ def _pass(state: GameState, step: Step, ruleset: Ruleset) -> GameState:
 
 def _on_table(trooper: GameTrooper, rules: GameRules) -> TrooperState:
     if not trooper.on_table:
-        raise GameError(f"{trooper.name} is off the table")
+        # A player reads this beside Place: say how it comes on (a walk found "is off the
+        # table" read as a contradiction there).
+        raise GameError(
+            f"{trooper.name} is off the table: its first action brings it on, then place it"
+        )
     state_rule = _state_rule(trooper, rules)
     if state_rule.removed:
         raise GameError(f"{trooper.name} is {state_rule.name.lower()}: it is out of play")

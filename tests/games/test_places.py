@@ -331,3 +331,36 @@ def test_the_log_names_a_placing_by_the_maps_name_older_steps_too(game, alice):
 def test_the_new_game_address_opened_leads_to_the_games_page(owner_client):
     response = owner_client.get("/games/new/")
     assert response.status_code == 302 and response["Location"] == "/games/"
+
+
+@pytest.mark.django_db
+def test_placing_a_trooper_still_off_the_table_says_how_it_comes_on(game, alice):
+    a = signed_in(alice)
+    current = state(a, game)
+    waiting = ids(current, "a", "medium-infantry")[0]
+    step(a, game, kind="first", side="a")
+    step(a, game, kind="ap", value="13")
+    response = step(a, game, kind="place", trooper=waiting, row_column=_standable_typed(game)[0])
+    assert response.status_code == 400
+    assert "is off the table: its first action brings it on, then place it" in (
+        response.content.decode()
+    )
+
+
+@pytest.mark.django_db
+def test_a_refused_typed_hex_stays_in_its_field(game, alice):
+    a = signed_in(alice)
+    mine = _placing(game, a)
+    response = a.post(
+        f"{game.get_absolute_url()}steps/",
+        {
+            "version": Game.objects.get().version,
+            "kind": "place",
+            "trooper": mine,
+            "selected": mine,
+            "row_column": "99,1",
+        },
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "there is no row 99" in page and 'value="99,1"' in page
