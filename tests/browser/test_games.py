@@ -220,9 +220,10 @@ def csrf(page: Page) -> str:
     return next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
 
 
-def begun(django_user_model):  # type: ignore[no-untyped-def]
+def begun(django_user_model, opened: bool = True):  # type: ignore[no-untyped-def]
     """A game between alice and bob, both signed in (Django test clients), side A first
-    with 13 AP: its address, alice's list (both sides'), and the two clients."""
+    with 13 AP (unless not ``opened``: no step taken): its address, alice's list (both
+    sides'), and the two clients."""
     from django.test import Client
 
     alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
@@ -239,9 +240,10 @@ def begun(django_user_model):  # type: ignore[no-untyped-def]
     fields = {"list_a": mine.pk, "list_b": mine.pk, "vp_target": 9}
     game_url = starter.post("/games/new/", fields)["Location"]
     assert joiner.post(game_url + "join/").status_code == 302
-    json_ = {"HTTP_ACCEPT": "application/json"}
-    starter.post(game_url + "steps/", {"version": 0, "kind": "first", "side": "a"}, **json_)
-    starter.post(game_url + "steps/", {"version": 1, "kind": "ap", "value": "13"}, **json_)
+    if opened:
+        json_ = {"HTTP_ACCEPT": "application/json"}
+        starter.post(game_url + "steps/", {"version": 0, "kind": "first", "side": "a"}, **json_)
+        starter.post(game_url + "steps/", {"version": 1, "kind": "ap", "value": "13"}, **json_)
     return game_url, mine, starter, joiner
 
 
@@ -726,24 +728,8 @@ def test_a_hex_is_named_one_way_on_the_map_the_place_field_the_target_and_the_lo
     places there; a row past the board is refused with the rows there are."""
     import re
 
-    from django.test import Client
-
     base = live_server.url
-    alice = django_user_model.objects.create_user("alice", "a@example.com", PASSWORD)
-    bob = django_user_model.objects.create_user("bob", "b@example.com", PASSWORD)
-    mine = Force.create_from_spec(
-        read_force_document(LEGAL_DOCUMENT | {"name": "Alice's wardens"}),
-        "2026.11",
-        75,
-        owner=alice,
-    )
-    starter, joiner = Client(), Client()
-    starter.force_login(alice)
-    joiner.force_login(bob)
-    game_url = starter.post("/games/new/", {"list_a": mine.pk, "list_b": mine.pk, "vp_target": 9})[
-        "Location"
-    ]
-    assert joiner.post(game_url + "join/").status_code == 302
+    game_url, _, _, joiner = begun(django_user_model, opened=False)
     troopers = Game.objects.get().game_state().troopers
     shooter = next(t for t in troopers if t.side == "a")
     enemy = next(t for t in troopers if t.side == "b")
